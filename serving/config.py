@@ -1,0 +1,42 @@
+"""Runtime configuration: the `runtime` section of params.yaml, packed into every bundle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeParams:
+    """The `runtime` section of params.yaml, packed into every bundle."""
+
+    n_per_retriever: int = 40
+    n_fused: int = 40
+    rrf_k: int = 60
+    menu_size: int = 8
+    tie_margin: float = 0.02
+    disclosure_margin: float = 0.05
+    reranker: str = "auto"  # auto (cross-encoder when the bundle has one) | fused | cross_encoder
+    policy: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuntimeParams:
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"runtime params: unknown keys {unknown} (known: {sorted(names)})")
+        params = cls(**data)
+        if params.reranker not in ("auto", "fused", "cross_encoder"):
+            raise ValueError(
+                f"runtime params: reranker {params.reranker!r} is not auto|fused|cross_encoder"
+            )
+        return params
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

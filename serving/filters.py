@@ -1,0 +1,54 @@
+"""Deterministic hard filters: every removal carries its reason."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from serving.retrieve import access_problem
+from serving.schema import RISKS, ToolCard
+from serving.types import Selection, SessionContext
+
+RISK_ORDER = {risk: i for i, risk in enumerate(RISKS)}
+
+
+@dataclass(frozen=True, slots=True)
+class HardFilter:
+    """Removes candidates the subgoal or the session must not get, with a reason each.
+
+    - intent: read subgoals get read tools and write subgoals write tools (a subgoal
+      with no recognised operation keeps both: we do not know its intent);
+    - access: connection, scopes, env (exact-name matches bypass the retrievers' mask,
+      so the reason reaches the user here);
+    - policy: the denylist and the risk ceiling.
+    """
+
+    cards: Mapping[str, ToolCard]
+    context: SessionContext
+    denylist: frozenset[str] = frozenset()
+    risk_ceiling: str = "destructive"
+
+    def reason(self, card: ToolCard, sel: Selection) -> str | None:
+        if card.tool_id in self.denylist:
+            return "filter:denylist"
+        if RISK_ORDER[card.risk] > RISK_ORDER[self.risk_ceiling]:
+            return "filter:risk_ceiling"
+        problem = access_problem(card, self.context)
+        if problem:
+            return problem
+        if sel.subgoal.operations:
+            if card.mutates and not sel.subgoal.mutation:
+                return "filter:write_tool_for_read"
+            if not card.mutates and sel.subgoal.mutation:
+                return "filter:read_tool_for_write"
+        return None
+
+    def __call__(self, sel: Selection) -> Selection:
+        kept, dropped = [], list(sel.dropped)
+        for cand in sel.candidates:
+            why = self.reason(self.cards[cand.tool_id], sel)
+            if why is None:
+                kept.append(cand)
+            else:
+                dropped.append((cand.tool_id, why))
+        return replace(sel, candidates=tuple(kept), dropped=tuple(dropped))

@@ -1,0 +1,97 @@
+"""Rerank to a menu through one interface; cost and latency only break near-ties.
+
+Every reranker returns candidates with a relevance in [0, 1], best first, so one tie
+margin means the same thing whichever backend produced the order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from serving.encoder import PairScorer
+from serving.schema import ToolCard
+from serving.types import Candidate, Selection, Subgoal
+
+
+class Reranker(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
+        """Candidates with `score` set to relevance in [0, 1], best first."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class FusedOrderReranker:
+    """Keeps the fusion's order; relevance = fused score over the best possible one."""
+
+    n_sources: int = 3
+    rrf_k: int = 60
+    name: str = "fused"
+
+    def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
+        best = self.n_sources / (self.rrf_k + 1)
+        ranked = sorted(candidates, key=lambda c: -c.scores.get("fused", 0.0))
+        return [c.with_score(min(1.0, c.scores.get("fused", 0.0) / best)) for c in ranked]
+
+
+@dataclass(frozen=True)
+class CrossEncoderReranker:
+    """Scores (subgoal text, card index text) pairs; relevance = sigmoid of the logit."""
+
+    scorer: PairScorer
+    cards: Mapping[str, ToolCard]
+    name: str = "cross_encoder"
+
+    def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
+        pairs = [(subgoal.text, self.cards[c.tool_id].index_text()) for c in candidates]
+        logits = self.scorer.score(pairs)
+        scored = [
+            c.with_score(1.0 / (1.0 + math.exp(-float(z))), cross_encoder=float(z))
+            for c, z in zip(candidates, logits, strict=True)
+        ]
+        return sorted(scored, key=lambda c: (-c.score, c.tool_id))
+
+
+def break_ties(
+    candidates: Sequence[Candidate], cards: Mapping[str, ToolCard], *, margin: float
+) -> list[Candidate]:
+    """Within runs of candidates whose relevance is within `margin` of the run's leader,
+    order by (cost, p50 latency); runs themselves keep their relevance order, so cost and
+    latency never outvote a clear relevance gap."""
+    out: list[Candidate] = []
+    run: list[Candidate] = []
+    for cand in candidates:
+        if run and run[0].score - cand.score > margin:
+            out.extend(_cheapest_first(run, cards))
+            run = []
+        run.append(cand)
+    out.extend(_cheapest_first(run, cards))
+    return out
+
+
+def _cheapest_first(run: list[Candidate], cards: Mapping[str, ToolCard]) -> list[Candidate]:
+    return sorted(run, key=lambda c: (cards[c.tool_id].cost, cards[c.tool_id].p50_ms, -c.score))
+
+
+@dataclass(frozen=True)
+class MenuStage:
+    """Rerank the filtered candidates and keep the top `size` as the menu."""
+
+    reranker: Reranker
+    cards: Mapping[str, ToolCard]
+    size: int = 8
+    tie_margin: float = 0.02
+
+    def __call__(self, sel: Selection) -> Selection:
+        if not sel.candidates:
+            return sel
+        ranked = self.reranker.rerank(sel.subgoal, sel.candidates)
+        ranked = break_ties(ranked, self.cards, margin=self.tie_margin)
+        kept, cut = ranked[: self.size], ranked[self.size :]
+        dropped = tuple(sel.dropped) + tuple((c.tool_id, "rerank:below_menu") for c in cut)
+        return replace(sel, candidates=tuple(kept), dropped=dropped)

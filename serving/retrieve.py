@@ -1,0 +1,193 @@
+"""Retrieval per subgoal: dense, BM25 and capability match, fused by reciprocal rank.
+
+The session's static predicates (connections, scopes, env) arrive as a boolean row mask
+that every retriever applies to its scores *before* taking its top-n, so a tool the
+session cannot call never takes a slot from one it can.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from serving.schema import ToolCard
+from serving.text import tokenize
+from serving.types import SessionContext, Subgoal
+
+Hits = list[tuple[int, float]]  # (row, score), best first
+
+
+def top_n(scores: np.ndarray, mask: np.ndarray, n: int, *, min_score: float | None = None) -> Hits:
+    """Best n rows among those the mask allows (and above min_score when given)."""
+    masked = np.where(mask, scores, -np.inf)
+    if min_score is not None:
+        masked = np.where(masked > min_score, masked, -np.inf)
+    n_valid = int(np.isfinite(masked).sum())
+    k = min(n, n_valid)
+    if k == 0:
+        return []
+    part = np.argpartition(-masked, k - 1)[:k]
+    # stable order: by score, then by row so equal scores rank deterministically
+    order = sorted(part.tolist(), key=lambda r: (-masked[r], r))
+    return [(int(r), float(masked[r])) for r in order]
+
+
+class AccessIndex:
+    """Evaluates the session predicates once per distinct (connection, scopes, env) key."""
+
+    def __init__(self, cards: Sequence[ToolCard]) -> None:
+        keys: dict[tuple[str, tuple[str, ...], tuple[str, ...]], int] = {}
+        rows = []
+        for card in cards:
+            key = (card.requires.connection, tuple(sorted(card.requires.scopes)), card.env)
+            rows.append(keys.setdefault(key, len(keys)))
+        self._keys = list(keys)
+        self._key_of_row = np.asarray(rows, dtype=np.int32)
+
+    def mask(self, ctx: SessionContext) -> np.ndarray:
+        allowed = np.fromiter(
+            (self._allows(key, ctx) for key in self._keys), dtype=bool, count=len(self._keys)
+        )
+        return allowed[self._key_of_row]
+
+    @staticmethod
+    def _allows(key: tuple[str, tuple[str, ...], tuple[str, ...]], ctx: SessionContext) -> bool:
+        connection, scopes, envs = key
+        if ctx.restrict_connections and connection not in ctx.connections:
+            return False
+        if ctx.restrict_scopes and not set(scopes) <= ctx.scopes:
+            return False
+        return not envs or ctx.env in envs
+
+
+def access_problem(card: ToolCard, ctx: SessionContext) -> str | None:
+    """Why the session cannot call this card, as a filter reason, or None if it can."""
+    if ctx.restrict_connections and card.requires.connection not in ctx.connections:
+        return "filter:missing_connection"
+    if ctx.restrict_scopes and not set(card.requires.scopes) <= ctx.scopes:
+        return "filter:missing_scope"
+    if card.env and ctx.env not in card.env:
+        return "filter:env"
+    return None
+
+
+class DenseRetriever:
+    def __init__(self, embeddings: np.ndarray) -> None:
+        self.embeddings = embeddings
+
+    def search(self, query_vector: np.ndarray, mask: np.ndarray, n: int) -> Hits:
+        return top_n(self.embeddings @ query_vector, mask, n)
+
+
+class BM25Retriever:
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self._vocab = set(model.vocab_dict)
+
+    @classmethod
+    def build(cls, cards: Sequence[ToolCard]) -> BM25Retriever:
+        import bm25s
+
+        model = bm25s.BM25()
+        model.index([tokenize(c.index_text()) for c in cards], show_progress=False)
+        return cls(model)
+
+    @classmethod
+    def load(cls, path: Path) -> BM25Retriever:
+        import bm25s
+
+        return cls(bm25s.BM25.load(str(path), show_progress=False))
+
+    def save(self, path: Path) -> None:
+        self.model.save(str(path), show_progress=False)
+
+    def search(self, text: str, mask: np.ndarray, n: int) -> Hits:
+        tokens = [t for t in tokenize(text) if t in self._vocab]
+        if not tokens:
+            return []
+        scores = np.asarray(self.model.get_scores(tokens), dtype=np.float32)
+        return top_n(scores, mask, n, min_score=0.0)
+
+
+class CapabilityRetriever:
+    """Rows whose entities match the subgoal's, boosted when the operation matches too."""
+
+    def __init__(self, index: Mapping[str, Mapping[str, Sequence[int]]], n_rows: int) -> None:
+        self.n_rows = n_rows
+        self.ops = {k: np.asarray(v, dtype=np.int64) for k, v in index["operations"].items()}
+        self.entities = {k: np.asarray(v, dtype=np.int64) for k, v in index["entities"].items()}
+
+    def search(self, subgoal: Subgoal, mask: np.ndarray, n: int) -> Hits:
+        entity_hits = np.zeros(self.n_rows, dtype=np.float32)
+        for entity in set(subgoal.entities):
+            rows = self.entities.get(entity)
+            if rows is not None:
+                entity_hits[rows] += 2.0
+        if not entity_hits.any():
+            return []
+        scores = entity_hits.copy()
+        for op in set(subgoal.operations):
+            rows = self.ops.get(op)
+            if rows is not None:
+                scores[rows] += 1.0
+        scores[entity_hits == 0] = 0.0  # an operation alone matches hundreds of tools
+        return top_n(scores, mask, n, min_score=0.0)
+
+
+class ExactNameMatcher:
+    """Finds tool ids, or distinctive tool names, written verbatim in a request."""
+
+    def __init__(self, cards: Sequence[ToolCard]) -> None:
+        self.by_id = {c.tool_id.lower(): i for i, c in enumerate(cards)}
+        names: dict[str, list[int]] = {}
+        for i, card in enumerate(cards):
+            names.setdefault(card.name.lower(), []).append(i)
+        # a bare name counts only when it is one tool's and looks like an identifier
+        self.by_name = {
+            name: rows[0]
+            for name, rows in names.items()
+            if len(rows) == 1 and ("_" in name or "." in name) and len(name) >= 6
+        }
+        self._token = re.compile(r"[A-Za-z0-9][\w\-]*(?:\.[\w\-]+)*")
+
+    def match(self, text: str) -> list[int]:
+        rows: list[int] = []
+        for token in self._token.findall(text):
+            key = token.lower().rstrip(".")
+            row = self.by_id.get(key, self.by_name.get(key))
+            if row is not None and row not in rows:
+                rows.append(row)
+        return rows
+
+
+def rrf_fuse(
+    rankings: Mapping[str, Hits], *, k: int, n: int, force: Sequence[int] = ()
+) -> list[tuple[int, float, dict[str, float]]]:
+    """Reciprocal rank fusion: score = sum over lists of 1 / (k + rank), rank from 1.
+
+    Rows in `force` (exact names written in the request) come first, whatever their score:
+    a user who names a tool means it. Returns (row, fused score, {source: rank}) best first.
+    """
+    fused: dict[int, float] = {}
+    ranks: dict[int, dict[str, float]] = {}
+    for source, hits in rankings.items():
+        for rank, (row, _score) in enumerate(hits, start=1):
+            fused[row] = fused.get(row, 0.0) + 1.0 / (k + rank)
+            ranks.setdefault(row, {})[f"rank_{source}"] = float(rank)
+    forced = list(dict.fromkeys(force))
+    rest = [r for r in sorted(fused, key=lambda r: (-fused[r], r)) if r not in forced]
+    top = forced + rest[: max(0, n - len(forced))]
+    return [(r, fused.get(r, 0.0), ranks.get(r, {})) for r in top]
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalParams:
+    n_per_retriever: int = 40
+    n_fused: int = 40
+    rrf_k: int = 60
+    sources: tuple[str, ...] = ("dense", "bm25", "capability")

@@ -1,0 +1,354 @@
+"""`Selector`: the runtime entry point an agent builds from a bundle.
+
+One request: decompose -> per subgoal retrieve (masked by the session) -> fuse -> hard
+filters -> rerank to a menu -> disclose. Every stage's output and latency is kept for
+the trace, which is the next training run's input.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from serving.bundle import Bundle, load_bundle
+from serving.calls import CallVerdict, check_call
+from serving.config import RuntimeParams, utc_now
+from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
+from serving.disclose import Disclosure, disclose_discovery, disclose_selection
+from serving.encoder import Encoder, PairScorer
+from serving.filters import HardFilter
+from serving.gate import ActiveSet, SearchTools
+from serving.policy import PolicyDecision, RiskPolicy
+from serving.rerank import CrossEncoderReranker, FusedOrderReranker, MenuStage, Reranker
+from serving.retrieve import (
+    AccessIndex,
+    BM25Retriever,
+    CapabilityRetriever,
+    DenseRetriever,
+    ExactNameMatcher,
+    Hits,
+    rrf_fuse,
+)
+from serving.schema import ToolCard
+from serving.types import Candidate, Selection, SessionContext, Subgoal
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """One subgoal's way through the pipeline: the four stage sets and their costs."""
+
+    subgoal: Subgoal
+    retrieved: tuple[Candidate, ...]
+    filtered: tuple[Candidate, ...]
+    menu: tuple[Candidate, ...]
+    dropped: tuple[tuple[str, str], ...]
+    discovery: Disclosure
+    selection: Disclosure
+    decisions: Mapping[str, PolicyDecision]
+    timings_ms: Mapping[str, float]
+
+    @property
+    def menu_ids(self) -> list[str]:
+        return [c.tool_id for c in self.menu]
+
+    @property
+    def wider(self) -> list[str]:
+        """The menu followed by what the rerank cut, for recovery and `search_tools`."""
+        return self.menu_ids + [t for t, why in self.dropped if why == "rerank:below_menu"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "subgoal": self.subgoal.to_dict(),
+            "retrieved": [c.tool_id for c in self.retrieved],
+            "filtered": [c.tool_id for c in self.filtered],
+            "menu": [{"tool_id": c.tool_id, "score": round(c.score, 4)} for c in self.menu],
+            "dropped": [
+                {"tool_id": t, "reason": r} for t, r in self.dropped if not r.startswith("rerank:")
+            ],
+            "discovery": self.discovery.to_dict(),
+            "selection": self.selection.to_dict(),
+            "policy": {t: d.to_dict() for t, d in self.decisions.items()},
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    request_id: str
+    request: str
+    context: SessionContext
+    steps: tuple[StepResult, ...]
+    timings_ms: Mapping[str, float]
+
+    @property
+    def menu_tokens(self) -> int:
+        return sum(s.discovery.tokens + s.selection.tokens for s in self.steps)
+
+    def trace_record(
+        self,
+        chosen: Sequence[str | None] | None = None,
+        success: Sequence[bool | None] | None = None,
+        *,
+        outcome: str = "",
+    ) -> dict[str, Any]:
+        """The JSONL trace line for this request: the four stage sets per subgoal, what the
+        model chose and whether it worked (a step is a training event only when both are
+        known), and per-stage latency."""
+        n = len(self.steps)
+        chosen = list(chosen or [None] * n)
+        success = list(success or [None] * n)
+        steps = []
+        for step, tool_id, ok in zip(self.steps, chosen, success, strict=True):
+            event = tool_id is not None and ok is not None
+            steps.append(
+                {
+                    "subgoal": step.subgoal.text,
+                    "operations": list(step.subgoal.operations),
+                    "mutation": step.subgoal.mutation,
+                    "retrieved": [c.tool_id for c in step.retrieved],
+                    "filtered": [c.tool_id for c in step.filtered],
+                    "menu": step.menu_ids,
+                    "chosen": tool_id,
+                    "tool_id": tool_id if event else None,
+                    "success": ok,
+                    "latency_ms": {k: round(v, 3) for k, v in step.timings_ms.items()},
+                }
+            )
+        return {
+            "request_id": self.request_id,
+            "ts": utc_now(),
+            "request": self.request,
+            "context": self.context.to_dict(),
+            "steps": steps,
+            "outcome": outcome,
+            "latency_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "request_id": self.request_id,
+            "request": self.request,
+            "context": self.context.to_dict(),
+            "steps": [s.to_dict() for s in self.steps],
+            "menu_tokens": self.menu_tokens,
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+        }
+
+
+class Selector:
+    """Assembled from a bundle; no per-request state, safe to share across threads."""
+
+    def __init__(
+        self,
+        bundle: Bundle,
+        *,
+        params: RuntimeParams,
+        decomposer: Decomposer,
+        reranker: Reranker,
+        policy: RiskPolicy,
+        encoder: Encoder,
+        bm25: BM25Retriever,
+    ) -> None:
+        self.bundle = bundle
+        self.params = params
+        self.decomposer = decomposer
+        self.reranker = reranker
+        self.policy = policy
+        self.encoder = encoder
+        self.cards: dict[str, ToolCard] = {c.tool_id: c for c in bundle.cards}
+        self._ids = [c.tool_id for c in bundle.cards]
+        self._access = AccessIndex(bundle.cards)
+        self._dense = DenseRetriever(bundle.embeddings)
+        self._bm25 = bm25
+        self._capability = CapabilityRetriever(bundle.capabilities, len(bundle.cards))
+        self._exact = ExactNameMatcher(bundle.cards)
+
+    @classmethod
+    def from_bundle(
+        cls,
+        path: str | Path,
+        *,
+        decomposer: Decomposer | None = None,
+        reranker: str | None = None,
+        policy: RiskPolicy | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> Selector:
+        """Verify and load a bundle; models load lazily on the first request."""
+        bundle = load_bundle(path)
+        params = RuntimeParams.from_dict({**bundle.runtime, **(overrides or {})})
+        if reranker is not None:
+            params = replace(params, reranker=reranker)
+        return cls(
+            bundle,
+            params=params,
+            decomposer=decomposer or make_decomposer(DecomposerVocabulary.from_cards(bundle.cards)),
+            reranker=cls._make_reranker(bundle, params),
+            policy=policy or RiskPolicy.from_dict(params.policy),
+            encoder=Encoder(bundle.retriever_path),
+            bm25=BM25Retriever.load(bundle.bm25_path),
+        )
+
+    @staticmethod
+    def _make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
+        cards = {c.tool_id: c for c in bundle.cards}
+        want = params.reranker
+        if want == "cross_encoder" and bundle.reranker_path is None:
+            raise ValueError(
+                f"{bundle.root}: runtime asks for a cross-encoder, the bundle has none"
+            )
+        if want in ("auto", "cross_encoder") and bundle.reranker_path is not None:
+            return CrossEncoderReranker(PairScorer(bundle.reranker_path), cards)
+        return FusedOrderReranker(n_sources=3, rrf_k=params.rrf_k)
+
+    # --- public API -------------------------------------------------------------
+
+    def discover(
+        self, request: str, context: SessionContext | Mapping[str, Any] | None = None
+    ) -> Discovery:
+        ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
+        t0 = time.perf_counter()
+        subgoals = self.decomposer.decompose(request)
+        t_decompose = (time.perf_counter() - t0) * 1e3
+        steps = self.select(subgoals, ctx, request=request)
+        return Discovery(
+            request_id=uuid.uuid4().hex,
+            request=request,
+            context=ctx,
+            steps=tuple(steps),
+            timings_ms={"decompose": t_decompose, "total": (time.perf_counter() - t0) * 1e3},
+        )
+
+    def select(
+        self, subgoals: Sequence[Subgoal], ctx: SessionContext, *, request: str = ""
+    ) -> list[StepResult]:
+        """Run retrieval to disclosure for given subgoals (batch-encoding them once)."""
+        if not subgoals:
+            return []
+        t0 = time.perf_counter()
+        mask = self._access.mask(ctx)
+        vectors = self.encoder.encode([s.text for s in subgoals])
+        t_shared = (time.perf_counter() - t0) * 1e3 / len(subgoals)
+        exact_in_request = self._exact.match(request) if request else []
+        placed = {r for s in subgoals for r in self._exact.match(s.text)}
+        orphans = [r for r in exact_in_request if r not in placed]
+        return [
+            self._select_one(
+                sg, vec, mask, ctx, extra_exact=orphans if i == 0 else [], shared_ms=t_shared
+            )
+            for i, (sg, vec) in enumerate(zip(subgoals, vectors, strict=True))
+        ]
+
+    def search_tools(
+        self,
+        query: str,
+        context: SessionContext | Mapping[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+    ) -> list[str]:
+        """Discovery for the `search_tools` meta-tool: the widened menu for a free query."""
+        discovery = self.discover(query, context)
+        found: list[str] = []
+        for step in discovery.steps:
+            found.extend(t for t in step.wider if t not in found)
+        return found[: limit or self.params.menu_size * 2]
+
+    def search_tools_tool(self, context: SessionContext | Mapping[str, Any] | None) -> SearchTools:
+        """The `search_tools` meta-tool bound to this session (same predicates as discovery)."""
+        return SearchTools(
+            discover=lambda query: self.search_tools(query, context),
+            summarize=lambda tool_id: self.cards[tool_id].summary,
+        )
+
+    def check_call(
+        self,
+        step: StepResult,
+        tool_id: str,
+        args: Mapping[str, Any],
+        context: SessionContext | Mapping[str, Any] | None,
+        *,
+        active: ActiveSet | None = None,
+    ) -> CallVerdict:
+        """Gate, validate and apply the risk policy to the model's pick for one step."""
+        ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
+        return check_call(
+            tool_id,
+            args,
+            active=active if active is not None else ActiveSet.of(step.menu_ids),
+            cards=self.cards,
+            subgoal=step.subgoal,
+            context=ctx,
+            policy=self.policy,
+        )
+
+    def describe(self, tool_id: str) -> ToolCard:
+        try:
+            return self.cards[tool_id]
+        except KeyError:
+            raise KeyError(
+                f"unknown tool {tool_id!r} (not in bundle {self.bundle.manifest.bundle_version})"
+            ) from None
+
+    # --- one subgoal ------------------------------------------------------------
+
+    def _select_one(
+        self,
+        subgoal: Subgoal,
+        vector: np.ndarray,
+        mask: np.ndarray,
+        ctx: SessionContext,
+        *,
+        extra_exact: Sequence[int],
+        shared_ms: float,
+    ) -> StepResult:
+        p = self.params
+        timings: dict[str, float] = {"encode": shared_ms}
+        t = time.perf_counter()
+        rankings: dict[str, Hits] = {
+            "dense": self._dense.search(vector, mask, p.n_per_retriever),
+            "bm25": self._bm25.search(subgoal.text, mask, p.n_per_retriever),
+            "capability": self._capability.search(subgoal, mask, p.n_per_retriever),
+        }
+        timings["retrieve"] = (time.perf_counter() - t) * 1e3
+        t = time.perf_counter()
+        exact = list(dict.fromkeys([*self._exact.match(subgoal.text), *extra_exact]))
+        fused = rrf_fuse(rankings, k=p.rrf_k, n=p.n_fused, force=exact)
+        retrieved = tuple(
+            Candidate(
+                self._ids[row], score, {"fused": score, **ranks, "exact": float(row in exact)}
+            )
+            for row, score, ranks in fused
+        )
+        timings["fuse"] = (time.perf_counter() - t) * 1e3
+
+        sel = Selection(subgoal, retrieved)
+        t = time.perf_counter()
+        sel = HardFilter(self.cards, ctx, self.policy.denylist, self.policy.risk_ceiling)(sel)
+        filtered = sel.candidates
+        timings["filter"] = (time.perf_counter() - t) * 1e3
+
+        t = time.perf_counter()
+        sel = MenuStage(self.reranker, self.cards, size=p.menu_size, tie_margin=p.tie_margin)(sel)
+        timings["rerank"] = (time.perf_counter() - t) * 1e3
+
+        t = time.perf_counter()
+        discovery = disclose_discovery(sel.candidates, self.cards)
+        selection = disclose_selection(sel.candidates, self.cards, margin=p.disclosure_margin)
+        decisions = {c.tool_id: self.policy.decide(self.cards[c.tool_id]) for c in sel.candidates}
+        timings["disclose"] = (time.perf_counter() - t) * 1e3
+        return StepResult(
+            subgoal=subgoal,
+            retrieved=retrieved,
+            filtered=filtered,
+            menu=sel.candidates,
+            dropped=sel.dropped,
+            discovery=discovery,
+            selection=selection,
+            decisions=decisions,
+            timings_ms=timings,
+        )

@@ -1,0 +1,92 @@
+"""Values that flow through the runtime pipeline for one request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class SessionContext:
+    """The session's static predicates, pushed into every retriever's query."""
+
+    connections: frozenset[str] = frozenset()
+    scopes: frozenset[str] = frozenset()
+    env: str = "prod"
+    # False: every connection is available (no `connections` given); True: only those listed
+    restrict_connections: bool = False
+    # False: no scope check (no `scopes` given); True: a tool needs all its scopes listed
+    restrict_scopes: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> SessionContext:
+        data = data or {}
+        return cls(
+            connections=frozenset(data.get("connections") or ()),
+            scopes=frozenset(data.get("scopes") or ()),
+            env=str(data.get("env") or "prod"),
+            restrict_connections="connections" in data,
+            restrict_scopes="scopes" in data,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "connections": sorted(self.connections),
+            "scopes": sorted(self.scopes),
+            "env": self.env,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Subgoal:
+    """One step of a request: what to do, to what, and whether it changes anything."""
+
+    text: str
+    operations: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    required_access: tuple[str, ...] = ()  # connections the step names (e.g. "slack")
+    mutation: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "operations": list(self.operations),
+            "entities": list(self.entities),
+            "required_access": list(self.required_access),
+            "mutation": self.mutation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    tool_id: str
+    score: float = 0.0
+    scores: Mapping[str, float] = field(default_factory=dict)  # per-source score or rank
+
+    def with_score(self, score: float, **extra: float) -> Candidate:
+        return replace(self, score=score, scores={**self.scores, **extra})
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    subgoal: Subgoal
+    candidates: tuple[Candidate, ...] = ()
+    dropped: tuple[tuple[str, str], ...] = ()  # (tool_id, "filter:write_tool_for_read")
+    timings_ms: Mapping[str, float] = field(default_factory=dict)
+
+    def ids(self) -> list[str]:
+        return [c.tool_id for c in self.candidates]
+
+
+Stage = Callable[[Selection], Selection]
+
+
+def run_stages(sel: Selection, stages: Sequence[tuple[str, Stage]]) -> Selection:
+    import time
+
+    for name, stage in stages:
+        t0 = time.perf_counter()
+        sel = stage(sel)
+        sel = replace(sel, timings_ms={**sel.timings_ms, name: (time.perf_counter() - t0) * 1e3})
+    return sel

@@ -1,0 +1,244 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from serving.disclose import (
+    catalog_tokens,
+    contenders,
+    disclose_discovery,
+    disclose_full,
+    disclose_recovery,
+    discovery_line,
+)
+from serving.filters import HardFilter
+from serving.io import load_catalog
+from serving.rerank import FusedOrderReranker, break_ties
+from serving.selector import Selector
+from serving.text import estimate_tokens
+from serving.types import Candidate, Selection, SessionContext, Subgoal
+
+ACCEPTANCE = (
+    "The checkout-service deploy failed last night. Find what changed, check the rollout, "
+    "and tell the payments channel on Slack."
+)
+
+
+@pytest.fixture(scope="module")
+def cards(fixture_catalog):
+    return {c.tool_id: c for c in load_catalog(fixture_catalog, strict=True).items}
+
+
+@pytest.fixture(scope="module")
+def selector(fixture_bundle):
+    return Selector.from_bundle(fixture_bundle)
+
+
+def test_hard_filter_reasons(cards):
+    ids = [
+        "github.list_commits",
+        "slack.post_message",
+        "gitlab.search_code",
+        "k8s.rollback_deployment",
+        "jira.search_issues",
+    ]
+    sel = Selection(
+        Subgoal("x", operations=("get",), mutation=False), tuple(Candidate(t) for t in ids)
+    )
+    ctx = SessionContext.from_dict({"connections": ["github", "slack", "kubernetes", "jira"]})
+    out = HardFilter(cards, ctx, denylist=frozenset({"jira.search_issues"}), risk_ceiling="write")(
+        sel
+    )
+    assert out.ids() == ["github.list_commits"]
+    assert dict(out.dropped) == {
+        "slack.post_message": "filter:write_tool_for_read",
+        "gitlab.search_code": "filter:missing_connection",
+        "k8s.rollback_deployment": "filter:risk_ceiling",
+        "jira.search_issues": "filter:denylist",
+    }
+    write = Selection(
+        Subgoal("x", operations=("send",), mutation=True), tuple(Candidate(t) for t in ids[:2])
+    )
+    out = HardFilter(cards, ctx)(write)
+    assert out.ids() == ["slack.post_message"]
+    assert out.dropped == (("github.list_commits", "filter:read_tool_for_write"),)
+    # unknown intent (no operation recognised): both kinds stay
+    unknown = Selection(Subgoal("x"), tuple(Candidate(t) for t in ids[:2]))
+    assert HardFilter(cards, ctx)(unknown).ids() == ids[:2]
+
+
+def test_cost_breaks_ties_only_within_the_margin(cards):
+    # refund_payment costs 0.01, everything else 0.0 at the same latency
+    cands = [
+        Candidate("stripe.refund_payment", 0.90),
+        Candidate("github.list_commits", 0.89),
+        Candidate("github.search_code", 0.50),
+        Candidate("stripe.chg_rd", 0.49),
+    ]
+    within = break_ties(cands, cards, margin=0.02)
+    assert [c.tool_id for c in within] == [
+        "github.list_commits",
+        "stripe.refund_payment",
+        "github.search_code",
+        "stripe.chg_rd",
+    ]
+    # with a tiny margin nothing is a tie and the relevance order stands
+    assert break_ties(cands, cards, margin=0.001) == cands
+    # cost never lifts an item across a gap larger than the margin
+    far = [Candidate("stripe.refund_payment", 0.9), Candidate("github.list_commits", 0.5)]
+    assert break_ties(far, cards, margin=0.02) == far
+
+
+def test_fused_order_reranker_normalises():
+    r = FusedOrderReranker(n_sources=3, rrf_k=60)
+    cands = [Candidate("a", scores={"fused": 1 / 61}), Candidate("b", scores={"fused": 3 / 61})]
+    out = r.rerank(Subgoal("x"), cands)
+    assert [c.tool_id for c in out] == ["b", "a"]
+    assert out[0].score == pytest.approx(1.0) and out[1].score == pytest.approx(1 / 3)
+
+
+def test_disclosure_levels_and_token_counts(cards):
+    menu = [
+        Candidate("github.list_commits", 0.9),
+        Candidate("github.compare_commits", 0.88),
+        Candidate("slack.post_message", 0.5),
+    ]
+    disc = disclose_discovery(menu, cards)
+    assert disc.items[2]["line"] == "slack.post_message: Post a message to a Slack channel [write]"
+    assert disc.tokens == sum(estimate_tokens(discovery_line(cards[c.tool_id])) for c in menu)
+    assert contenders(menu, 0.05) == ["github.list_commits", "github.compare_commits"]
+    assert contenders(menu, 0.01) == []
+    full = disclose_full(cards["github.list_commits"])
+    assert full.items[0]["input_schema"]["required"] == ["repo"]
+    assert full.tokens > disc.tokens / 3
+    rec = disclose_recovery("422: repo not found", "github.list_commits", menu, cards)
+    assert rec.items[0]["alternatives"][0].startswith("github.compare_commits")
+    assert catalog_tokens(list(cards.values())) > 10 * disc.tokens
+
+
+def test_estimate_tokens_by_hand():
+    # runs of <= 4 word chars (underscore is one) or one symbol:
+    # "list_commits: ok!" -> "list", "_com", "mits", ":", "ok", "!" = 6
+    assert estimate_tokens("list_commits: ok!") == 6
+
+
+def test_acceptance_request_on_fixture_bundle(selector):
+    ctx = {"connections": ["github", "kubernetes", "slack"]}
+    result = selector.discover(ACCEPTANCE, ctx)
+    assert len(result.steps) == 3
+    rollout = next(s for s in result.steps if "rollout" in s.subgoal.text)
+    assert "k8s.get_rollout_status" in rollout.menu_ids
+    assert all(selector.cards[t].risk == "read_only" for t in rollout.menu_ids)
+    slack = next(s for s in result.steps if "Slack" in s.subgoal.text)
+    assert slack.subgoal.mutation
+    assert slack.menu_ids[0] == "slack.post_message"
+    assert slack.decisions["slack.post_message"].decision == "confirm"
+    servers = {"github", "k8s", "slack"}
+    for step in result.steps:
+        for stage in (step.retrieved, step.filtered, step.menu):
+            assert {c.tool_id.split(".")[0] for c in stage} <= servers
+        assert step.discovery.tokens + step.selection.tokens <= 400
+
+
+def test_exact_tool_id_always_reaches_the_candidates(selector):
+    # not connected: it is retrieved, then dropped by the filter with its reason
+    result = selector.discover("run gitlab.search_code for 'TODO'", {"connections": ["github"]})
+    step = result.steps[0]
+    assert step.retrieved[0].tool_id == "gitlab.search_code"
+    assert ("gitlab.search_code", "filter:missing_connection") in step.dropped
+    connected = selector.discover("run gitlab.search_code for 'TODO'", {"connections": ["gitlab"]})
+    assert connected.steps[0].menu_ids[0] == "gitlab.search_code"
+
+
+def test_trace_record_round_trips_into_training_events(selector):
+    from serving.schema import traces_from_record
+
+    result = selector.discover(ACCEPTANCE, {"connections": ["github", "kubernetes", "slack"]})
+    chosen = [s.menu_ids[0] for s in result.steps]
+    record = result.trace_record(chosen, [True, True, False], outcome="partial")
+    events = traces_from_record(json.loads(json.dumps(record)))
+    assert [e.tool_id for e in events] == chosen
+    assert [e.success for e in events] == [True, True, False]
+    assert events[0].menu == tuple(result.steps[0].menu_ids)
+    assert set(record["steps"][0]["latency_ms"]) >= {"retrieve", "fuse", "filter", "rerank"}
+    # discovery alone (nothing chosen yet) yields no training event
+    assert traces_from_record(result.trace_record()) == []
+
+
+def test_search_tools_widens(selector):
+    found = selector.search_tools("post a message to slack", {"connections": ["slack", "teams"]})
+    assert "slack.post_message" in found and "teams.post_message" in found
+
+
+def test_import_serving_pulls_no_offline_stack():
+    code = (
+        "import sys, serving, serving.selector, serving.cli, serving.gate, serving.policy, "
+        "serving.validate, serving.observe, serving.tracelog, serving.decompose\n"
+        "heavy = {'polars', 'mlflow', 'dvc', 'datasets', 'lightgbm', 'torch', "
+        "'sentence_transformers', 'transformers'}\n"
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_cli_help_and_discover_json(fixture_bundle):
+    from typer.testing import CliRunner
+
+    from serving.cli import app
+
+    runner = CliRunner()
+    assert runner.invoke(app, ["--help"]).exit_code == 0
+    res = runner.invoke(
+        app,
+        [
+            "discover",
+            ACCEPTANCE,
+            "--bundle",
+            str(fixture_bundle),
+            "--connections",
+            "github,kubernetes,slack",
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert len(out["steps"]) == 3 and out["catalog_tokens"] > out["menu_tokens"]
+    res = runner.invoke(app, ["describe", "slack.post_message", "--bundle", str(fixture_bundle)])
+    assert json.loads(res.stdout)["risk"] == "write"
+    res = runner.invoke(app, ["bundle", "verify", str(fixture_bundle)])
+    assert res.exit_code == 0 and "verified" in res.stdout
+
+
+def test_calls_are_gated_validated_then_policed(selector):
+    ctx = {"connections": ["github", "kubernetes", "slack"]}
+    result = selector.discover(ACCEPTANCE, ctx)
+    rollout = next(s for s in result.steps if "rollout" in s.subgoal.text)
+    slack = next(s for s in result.steps if "Slack" in s.subgoal.text)
+
+    outside = selector.check_call(rollout, "stripe.refund_payment", {"payment_id": "x"}, ctx)
+    assert outside.status == "not_available"
+    assert outside.to_dict()["available"] == sorted(rollout.menu_ids)
+
+    bad = selector.check_call(rollout, "k8s.get_rollout_status", {"namespace": 3}, ctx)
+    assert bad.status == "invalid_arguments"
+    assert bad.errors == (
+        "$: 'deployment' is a required property",
+        "$.namespace: 3 is not of type 'string'",
+    )
+
+    ok = selector.check_call(rollout, "k8s.get_rollout_status", {"deployment": "checkout"}, ctx)
+    assert ok.status == "allow" and ok.may_execute
+
+    post = selector.check_call(
+        slack, "slack.post_message", {"channel": "#payments", "text": "deploy failed"}, ctx
+    )
+    assert post.status == "confirm" and not post.may_execute
+
+    search = selector.search_tools_tool(ctx)
+    from serving.gate import ActiveSet
+
+    active, reply = search("read the logs of a pod", ActiveSet.of(rollout.menu_ids))
+    assert "k8s.get_pod_logs" in active
+    assert selector.check_call(rollout, "search_tools", {"query": "pods"}, ctx).status == "allow"

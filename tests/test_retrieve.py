@@ -1,0 +1,105 @@
+import numpy as np
+import pytest
+
+from serving.bundle import build_capability_index
+from serving.io import load_catalog
+from serving.retrieve import (
+    AccessIndex,
+    BM25Retriever,
+    CapabilityRetriever,
+    ExactNameMatcher,
+    access_problem,
+    rrf_fuse,
+    top_n,
+)
+from serving.text import tokenize
+from serving.types import SessionContext, Subgoal
+
+
+@pytest.fixture(scope="module")
+def cards(fixture_catalog):
+    return load_catalog(fixture_catalog, strict=True).items
+
+
+def row_of(cards, tool_id):
+    return [c.tool_id for c in cards].index(tool_id)
+
+
+def test_top_n_applies_the_mask_before_taking_n():
+    scores = np.array([0.9, 0.8, 0.1, 0.05, 0.7])
+    mask = np.array([False, False, True, True, True])
+    # the two best rows are masked: they must not take slots from the allowed ones
+    assert top_n(scores, mask, 2) == [(4, pytest.approx(0.7)), (2, pytest.approx(0.1))]
+    assert top_n(scores, mask, 10, min_score=0.08) == [
+        (4, pytest.approx(0.7)),
+        (2, pytest.approx(0.1)),
+    ]
+    assert top_n(scores, np.zeros(5, bool), 3) == []
+
+
+def test_top_n_ties_break_by_row():
+    assert [r for r, _ in top_n(np.ones(4), np.ones(4, bool), 3)] == [0, 1, 2]
+
+
+def test_rrf_by_hand():
+    # list a ranks rows 7, 3; list b ranks 3, 9.  k = 60:
+    # row 3: 1/62 + 1/61 = 0.032522; row 7: 1/61 = 0.016393; row 9: 1/62 = 0.016129
+    fused = rrf_fuse({"a": [(7, 0.9), (3, 0.5)], "b": [(3, 2.0), (9, 1.0)]}, k=60, n=3)
+    assert [r for r, _, _ in fused] == [3, 7, 9]
+    assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[0][2] == {"rank_a": 2.0, "rank_b": 1.0}
+    # input order of the lists does not matter
+    swapped = rrf_fuse({"b": [(3, 2.0), (9, 1.0)], "a": [(7, 0.9), (3, 0.5)]}, k=60, n=3)
+    assert [(r, s) for r, s, _ in swapped] == [(r, s) for r, s, _ in fused]
+
+
+def test_rrf_forced_rows_come_first_and_keep_n():
+    fused = rrf_fuse({"a": [(1, 1.0), (2, 0.5), (3, 0.1)]}, k=60, n=2, force=[42])
+    assert [r for r, _, _ in fused] == [42, 1]
+
+
+def test_access_mask_and_reasons(cards):
+    ctx = SessionContext.from_dict({"connections": ["github", "slack"], "scopes": ["repo:read"]})
+    mask = AccessIndex(cards).mask(ctx)
+    allowed = {c.tool_id for c, ok in zip(cards, mask, strict=True) if ok}
+    # slack tools need chat:write / search:read, which were not granted
+    assert allowed == {"github.list_commits", "github.compare_commits", "github.search_code"}
+    by_id = {c.tool_id: c for c in cards}
+    assert access_problem(by_id["gitlab.search_code"], ctx) == "filter:missing_connection"
+    assert access_problem(by_id["slack.post_message"], ctx) == "filter:missing_scope"
+    prod_only = by_id["stripe.refund_payment"]
+    staging = SessionContext.from_dict({"env": "staging"})
+    assert access_problem(prod_only, staging) == "filter:env"
+    # no connections key: every connection is available
+    assert AccessIndex(cards).mask(SessionContext.from_dict({})).all()
+
+
+def test_exact_names(cards):
+    matcher = ExactNameMatcher(cards)
+    rows = matcher.match("use gitlab.search_code, then rollback_deployment please.")
+    assert rows == [row_of(cards, "gitlab.search_code"), row_of(cards, "k8s.rollback_deployment")]
+    # a name shared by two servers is ambiguous on its own; the id is not
+    assert matcher.match("search_code for foo") == []
+
+
+def test_capability_needs_an_entity_and_boosts_the_operation(cards):
+    retriever = CapabilityRetriever(build_capability_index(cards), len(cards))
+    mask = np.ones(len(cards), bool)
+    hits = retriever.search(Subgoal("x", operations=("get",), entities=("rollout",)), mask, 5)
+    ids = [cards[r].tool_id for r, _ in hits]
+    assert ids[0] == "k8s.get_rollout_status"  # entity + op: 3.0
+    assert set(ids) == {"k8s.get_rollout_status", "k8s.rollback_deployment"}  # entity only: 2.0
+    assert retriever.search(Subgoal("x", operations=("get",)), mask, 5) == []
+
+
+def test_bm25_finds_exact_tokens(cards):
+    bm25 = BM25Retriever.build(cards)
+    mask = np.ones(len(cards), bool)
+    hits = bm25.search("refund payment ch_123", mask, 3)
+    assert cards[hits[0][0]].tool_id == "stripe.refund_payment"
+    assert bm25.search("zzzz qqqq", mask, 3) == []
+
+
+def test_tokenize_splits_identifiers_and_folds_plurals():
+    assert tokenize("github.search_code the Commits") == ["github", "search", "code", "commit"]
+    assert tokenize("status issues") == ["status", "issue"]
