@@ -19,7 +19,7 @@ app = typer.Typer(
 )
 bundle_app = typer.Typer(help="Check and look inside selection bundles.", no_args_is_help=True)
 app.add_typer(bundle_app, name="bundle")
-console = Console()
+console = Console(width=160) if not sys.stdout.isatty() else Console()
 err_console = Console(stderr=True)
 
 BundleOpt = Annotated[Path, typer.Option("--bundle", "-b", help="Selection bundle directory.")]
@@ -87,7 +87,7 @@ def discover(
         table = Table(show_header=True, header_style="bold")
         for col in ("#", "tool", "relevance", "risk", "policy"):
             table.add_column(col, no_wrap=True)
-        table.add_column("summary")
+        table.add_column("summary", no_wrap=True, overflow="ellipsis", max_width=60)
         for rank, cand in enumerate(step.menu, start=1):
             card = selector.cards[cand.tool_id]
             decision = step.decisions[cand.tool_id].decision

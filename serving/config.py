@@ -16,8 +16,10 @@ class RuntimeParams:
     n_fused: int = 40
     rrf_k: int = 60
     menu_size: int = 8
+    rerank_depth: int = 20  # the reranker scores this many filtered candidates (its cost)
     tie_margin: float = 0.02
     disclosure_margin: float = 0.05
+    min_relevance: float = 0.0  # below it a tool leaves the menu; an empty menu = abstain
     reranker: str = "auto"  # auto (cross-encoder when the bundle has one) | fused | cross_encoder
     policy: Mapping[str, Any] = field(default_factory=dict)
 

@@ -35,16 +35,18 @@ def discovery_line(card: ToolCard) -> str:
 
 
 def selection_details(card: ToolCard) -> dict[str, Any]:
-    required = list(card.input_schema.get("required", []))
-    return {
-        "tool_id": card.tool_id,
-        "requires": sorted(required),
-        "risk": card.risk,
-        "cost": card.cost,
-        "p50_ms": card.p50_ms,
-        "not_for": list(card.not_for),
-        "example": card.examples[0] if card.examples else "",
-    }
+    """One compact line of what tells close contenders apart (~40 tokens)."""
+    required = ", ".join(sorted(card.input_schema.get("required", []))) or "nothing"
+    parts = [f"{card.tool_id}: needs {required}", card.risk]
+    if card.cost:
+        parts.append(f"cost {card.cost:g}")
+    if card.p50_ms:
+        parts.append(f"~{card.p50_ms:.0f} ms")
+    if card.not_for:
+        parts.append("not for " + card.not_for[0])
+    if card.examples:
+        parts.append(f"e.g. {card.examples[0]!r}")
+    return {"tool_id": card.tool_id, "line": "; ".join(parts)}
 
 
 def full_schema(card: ToolCard) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def disclose_selection(
     menu: Sequence[Candidate], cards: Mapping[str, ToolCard], *, margin: float
 ) -> Disclosure:
     items = tuple(selection_details(cards[t]) for t in contenders(menu, margin))
-    return Disclosure("selection", items, sum(estimate_tokens(i) for i in items))
+    return Disclosure("selection", items, sum(estimate_tokens(i["line"]) for i in items))
 
 
 def disclose_full(card: ToolCard) -> Disclosure:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from serving.policy import Decision, RiskPolicy
 from serving.retrieve import access_problem
 from serving.schema import RISKS, ToolCard
 from serving.types import Selection, SessionContext
@@ -20,19 +21,21 @@ class HardFilter:
       with no recognised operation keeps both: we do not know its intent);
     - access: connection, scopes, env (exact-name matches bypass the retrievers' mask,
       so the reason reaches the user here);
-    - policy: the denylist and the risk ceiling.
+    - policy: the denylist, the risk ceiling, and any tool the risk policy would deny
+      anyway (offering it would only waste a menu slot).
     """
 
     cards: Mapping[str, ToolCard]
     context: SessionContext
-    denylist: frozenset[str] = frozenset()
-    risk_ceiling: str = "destructive"
+    policy: RiskPolicy = field(default_factory=RiskPolicy)
 
     def reason(self, card: ToolCard, sel: Selection) -> str | None:
-        if card.tool_id in self.denylist:
+        if card.tool_id in self.policy.denylist:
             return "filter:denylist"
-        if RISK_ORDER[card.risk] > RISK_ORDER[self.risk_ceiling]:
+        if RISK_ORDER[card.risk] > RISK_ORDER[self.policy.risk_ceiling]:
             return "filter:risk_ceiling"
+        if self.policy.decide(card).decision == Decision.DENY:
+            return "filter:policy_deny"
         problem = access_problem(card, self.context)
         if problem:
             return problem

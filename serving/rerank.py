@@ -80,18 +80,30 @@ def _cheapest_first(run: list[Candidate], cards: Mapping[str, ToolCard]) -> list
 
 @dataclass(frozen=True)
 class MenuStage:
-    """Rerank the filtered candidates and keep the top `size` as the menu."""
+    """Rerank the filtered candidates and keep the top `size` as the menu.
+
+    Candidates below `min_relevance` leave too; an empty menu is the runtime abstaining
+    (no suitable tool) rather than offering a wrong one."""
 
     reranker: Reranker
     cards: Mapping[str, ToolCard]
     size: int = 8
     tie_margin: float = 0.02
+    min_relevance: float = 0.0
+    depth: int = 40  # only the first `depth` (fused order) are reranked: the model's cost
 
     def __call__(self, sel: Selection) -> Selection:
         if not sel.candidates:
             return sel
-        ranked = self.reranker.rerank(sel.subgoal, sel.candidates)
+        head, tail = sel.candidates[: self.depth], sel.candidates[self.depth :]
+        ranked = self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail]
         ranked = break_ties(ranked, self.cards, margin=self.tie_margin)
+        weak = tuple(
+            (c.tool_id, "rerank:below_min_relevance")
+            for c in ranked
+            if c.score < self.min_relevance
+        )
+        ranked = [c for c in ranked if c.score >= self.min_relevance]
         kept, cut = ranked[: self.size], ranked[self.size :]
-        dropped = tuple(sel.dropped) + tuple((c.tool_id, "rerank:below_menu") for c in cut)
+        dropped = tuple(sel.dropped) + tuple((c.tool_id, "rerank:below_menu") for c in cut) + weak
         return replace(sel, candidates=tuple(kept), dropped=dropped)

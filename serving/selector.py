@@ -58,9 +58,14 @@ class StepResult:
         return [c.tool_id for c in self.menu]
 
     @property
+    def abstained(self) -> bool:
+        """No tool cleared the bar: report the missing capability instead of a wrong menu."""
+        return not self.menu
+
+    @property
     def wider(self) -> list[str]:
         """The menu followed by what the rerank cut, for recovery and `search_tools`."""
-        return self.menu_ids + [t for t, why in self.dropped if why == "rerank:below_menu"]
+        return self.menu_ids + [t for t, why in self.dropped if why.startswith("rerank:")]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -328,12 +333,19 @@ class Selector:
 
         sel = Selection(subgoal, retrieved)
         t = time.perf_counter()
-        sel = HardFilter(self.cards, ctx, self.policy.denylist, self.policy.risk_ceiling)(sel)
+        sel = HardFilter(self.cards, ctx, self.policy)(sel)
         filtered = sel.candidates
         timings["filter"] = (time.perf_counter() - t) * 1e3
 
         t = time.perf_counter()
-        sel = MenuStage(self.reranker, self.cards, size=p.menu_size, tie_margin=p.tie_margin)(sel)
+        sel = MenuStage(
+            self.reranker,
+            self.cards,
+            size=p.menu_size,
+            tie_margin=p.tie_margin,
+            min_relevance=p.min_relevance,
+            depth=p.rerank_depth,
+        )(sel)
         timings["rerank"] = (time.perf_counter() - t) * 1e3
 
         t = time.perf_counter()

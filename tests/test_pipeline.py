@@ -14,6 +14,7 @@ from serving.disclose import (
 )
 from serving.filters import HardFilter
 from serving.io import load_catalog
+from serving.policy import RiskPolicy
 from serving.rerank import FusedOrderReranker, break_ties
 from serving.selector import Selector
 from serving.text import estimate_tokens
@@ -47,9 +48,8 @@ def test_hard_filter_reasons(cards):
         Subgoal("x", operations=("get",), mutation=False), tuple(Candidate(t) for t in ids)
     )
     ctx = SessionContext.from_dict({"connections": ["github", "slack", "kubernetes", "jira"]})
-    out = HardFilter(cards, ctx, denylist=frozenset({"jira.search_issues"}), risk_ceiling="write")(
-        sel
-    )
+    policy = RiskPolicy.from_dict({"denylist": ["jira.search_issues"], "risk_ceiling": "write"})
+    out = HardFilter(cards, ctx, policy)(sel)
     assert out.ids() == ["github.list_commits"]
     assert dict(out.dropped) == {
         "slack.post_message": "filter:write_tool_for_read",
@@ -66,6 +66,13 @@ def test_hard_filter_reasons(cards):
     # unknown intent (no operation recognised): both kinds stay
     unknown = Selection(Subgoal("x"), tuple(Candidate(t) for t in ids[:2]))
     assert HardFilter(cards, ctx)(unknown).ids() == ids[:2]
+    # a tool the risk policy denies anyway never takes a menu slot
+    deny_writes = RiskPolicy.from_dict({"by_risk": {"write": "deny"}})
+    out = HardFilter(cards, ctx, deny_writes)(write)
+    assert out.dropped == (
+        ("github.list_commits", "filter:read_tool_for_write"),
+        ("slack.post_message", "filter:policy_deny"),
+    )
 
 
 def test_cost_breaks_ties_only_within_the_margin(cards):
