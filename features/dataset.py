@@ -19,6 +19,8 @@ import polars as pl
 
 POSITIVE_SOURCES = ("trace_success", "synthetic_example", "synthetic_summary")
 NEGATIVE_SOURCES = ("trace_failure", "menu_unchosen", "near_duplicate", "bm25_hard", "dense_hard")
+# sampled rows may fall back to a random tool of another capability when none was mined
+SAMPLED_NEGATIVE_SOURCES = NEGATIVE_SOURCES + ("random",)
 SPLITS = ("train", "valid")
 SAMPLERS = ("explore", "uniform")
 
@@ -31,7 +33,7 @@ PAIRS_SCHEMA = pl.Schema(
         "label": pl.Int8,  # 1 positive, 0 negative
         "source": pl.String,  # one of POSITIVE_SOURCES or NEGATIVE_SOURCES
         "split": pl.String,  # train | valid
-        "is_new": pl.Boolean,  # the tool (for positives) was added recently
+        "is_new": pl.Boolean,  # the row's tool was added recently
         "popularity": pl.Int32,  # successful traces of the tool, over the whole trace set
     }
 )
@@ -43,7 +45,7 @@ RETRIEVER_SCHEMA = pl.Schema(
         "anchor": pl.String,  # query text
         "positive": pl.String,  # tool id
         "negative": pl.String,  # tool id of a mined hard negative
-        "negative_source": pl.String,
+        "negative_source": pl.String,  # one of SAMPLED_NEGATIVE_SOURCES
         "is_new": pl.Boolean,
         "popularity": pl.Int32,
     }
@@ -55,7 +57,7 @@ RERANKER_SCHEMA = pl.Schema(
         "query": pl.String,
         "tool_id": pl.String,
         "label": pl.Int8,
-        "source": pl.String,
+        "source": pl.String,  # a positive source or one of SAMPLED_NEGATIVE_SOURCES
     }
 )
 
