@@ -27,6 +27,14 @@ def tracking_uri() -> str:
     return os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{ROOT / 'mlflow.db'}"
 
 
+def artifact_location(uri: str) -> str | None:
+    """Artifacts beside a sqlite store (never in whatever directory a stage runs from);
+    a server URI keeps its own default."""
+    if uri.startswith("sqlite:///"):
+        return (Path(uri.removeprefix("sqlite:///")).parent / "mlartifacts").as_uri()
+    return None
+
+
 def pipeline_id() -> str:
     return os.environ.get("TOOLSIFT_PIPELINE_ID") or git_rev(ROOT) or "local"
 
@@ -52,14 +60,16 @@ def flatten(prefix: str, value: Any, out: dict[str, Any] | None = None) -> dict[
 
 def _parent_run_id(client: Any, experiment_id: str, pid: str) -> str:
     found = client.search_runs(
-        [experiment_id], filter_string=f"tags.pipeline_id = '{pid}' and tags.kind = 'pipeline'",
+        [experiment_id],
+        filter_string=f"tags.pipeline_id = '{pid}' and tags.kind = 'pipeline'",
         max_results=1,
     )
     if found:
         return str(found[0].info.run_id)
     run = client.create_run(
-        experiment_id, run_name="pipeline", tags={"pipeline_id": pid, "kind": "pipeline",
-                                                  "git_rev": git_rev(ROOT)},
+        experiment_id,
+        run_name="pipeline",
+        tags={"pipeline_id": pid, "kind": "pipeline", "git_rev": git_rev(ROOT)},
     )
     client.set_terminated(run.info.run_id)
     return str(run.info.run_id)
@@ -72,12 +82,21 @@ def stage_run(stage: str, params: Mapping[str, Any] | None = None) -> Iterator[A
     from mlflow.tracking import MlflowClient
 
     os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
-    mlflow.set_tracking_uri(tracking_uri())
+    uri = tracking_uri()
+    mlflow.set_tracking_uri(uri)
+    client = MlflowClient()
+    if client.get_experiment_by_name(EXPERIMENT) is None:
+        client.create_experiment(EXPERIMENT, artifact_location=artifact_location(uri))
     experiment = mlflow.set_experiment(EXPERIMENT)
     pid = pipeline_id()
-    parent = _parent_run_id(MlflowClient(), experiment.experiment_id, pid)
-    tags = {"stage": stage, "git_rev": git_rev(ROOT), "pipeline_id": pid, "kind": "stage",
-            "mlflow.parentRunId": parent}
+    parent = _parent_run_id(client, experiment.experiment_id, pid)
+    tags = {
+        "stage": stage,
+        "git_rev": git_rev(ROOT),
+        "pipeline_id": pid,
+        "kind": "stage",
+        "mlflow.parentRunId": parent,
+    }
     with mlflow.start_run(run_name=stage, tags=tags) as run:
         if params:
             mlflow.log_params({k: str(v)[:500] for k, v in flatten("", params).items()})
@@ -87,8 +106,11 @@ def stage_run(stage: str, params: Mapping[str, Any] | None = None) -> Iterator[A
 def log_metrics(metrics: Mapping[str, Any]) -> None:
     import mlflow
 
-    numeric = {k: float(v) for k, v in flatten("", metrics).items()
-               if isinstance(v, int | float) and not isinstance(v, bool)}
+    numeric = {
+        k: float(v)
+        for k, v in flatten("", metrics).items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    }
     if numeric:
         mlflow.log_metrics(numeric)
 

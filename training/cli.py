@@ -1,0 +1,43 @@
+"""The `toolsift` command: the runtime commands of `serving.cli` plus the offline ones.
+
+Offline commands live here because they import training code, which `serving` never does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from serving.cli import app, console
+
+__all__ = ["app"]
+
+
+@app.command("eval")
+def eval_command(
+    bundle: Annotated[Path, typer.Option("--bundle", "-b", help="Candidate bundle directory.")],
+    queries: Annotated[Path, typer.Option(help="Labeled queries, JSONL (gold per request).")],
+    baseline_bundle: Annotated[
+        Path | None, typer.Option(help="A stock bundle for the plain dense baseline.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the whole summary as JSON.")
+    ] = False,
+) -> None:
+    """Run the runtime over labeled queries: the recall chain, slices, baselines, latency."""
+    from training.evaluate import run_eval_cli
+
+    summary = run_eval_cli(bundle, queries, baseline_bundle)
+    if as_json:
+        sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+        return
+    pipeline = summary["pipeline"]
+    stages = ("r_decompose", "r_retrieve", "r_filter", "r_menu", "r_select", "end_to_end")
+    console.print("chain: " + "  ".join(f"{k}={pipeline[k]}" for k in stages))
+    for name, rows in summary.get("baselines", {}).items():
+        console.print(f"baseline {name}: " + "  ".join(f"{k}={v}" for k, v in rows.items()))
+    console.print(f"{summary['n_queries']} queries; {summary.get('n_skipped_queries', 0)} skipped")
