@@ -185,3 +185,75 @@ def bundle_inspect(path: Annotated[Path, typer.Argument(help="Bundle directory."
     out = manifest.to_dict()
     out["files"] = len(manifest.files)
     sys.stdout.write(json.dumps(out, indent=2) + "\n")
+
+
+@app.command("import")
+def import_command(
+    path: Annotated[Path, typer.Argument(help="A tool list: MCP tools/list, OpenAI or Anthropic.")],
+    server: Annotated[str, typer.Option(help="Server name: the namespace of the tool ids.")],
+    out: Annotated[Path, typer.Option(help="Where to write the cards (JSONL).")],
+    format: Annotated[str, typer.Option(help="mcp | openai | anthropic | auto")] = "auto",
+    trust: Annotated[str, typer.Option(help="first_party | third_party")] = "third_party",
+    domain: Annotated[str | None, typer.Option(help="Domain of every imported tool.")] = None,
+    connection: Annotated[str | None, typer.Option(help="Connection (default: server).")] = None,
+) -> None:
+    """Turn a tool list into tool cards; derived fields are marked as derived."""
+    from serving.importers import ImporterError, run_import
+    from serving.io import InputError
+
+    try:
+        summary = run_import(path, format, server, out, trust, domain=domain, connection=connection)
+    except (InputError, ImporterError) as err:
+        err_console.print(str(err))
+        raise typer.Exit(2) from None
+    for line in summary.get("errors", []):
+        err_console.print(line)
+    sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+    if summary.get("errors"):
+        raise typer.Exit(1)
+
+
+@app.command()
+def lint(
+    catalog: Annotated[Path, typer.Argument(help="Catalog JSONL to lint.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Findings as JSON.")] = False,
+    embed: Annotated[
+        bool, typer.Option(help="Embed summaries to find unmarked near-duplicates (slower).")
+    ] = True,
+    ledger: Annotated[
+        Path | None, typer.Option(help="Approval ledger: also flag unapproved or changed tools.")
+    ] = None,
+) -> None:
+    """Quality and security findings per tool, with a fix hint; exit 1 on any error."""
+    from serving.io import InputError
+    from serving.lint import run_lint
+
+    try:
+        code, text = run_lint(catalog, as_json=as_json, embed=embed, ledger_path=ledger)
+    except InputError as err:
+        err_console.print(str(err))
+        raise typer.Exit(2) from None
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    raise typer.Exit(code)
+
+
+@app.command()
+def approve(
+    catalog: Annotated[Path, typer.Argument(help="Catalog JSONL holding the reviewed tools.")],
+    ledger: Annotated[Path, typer.Option(help="Approval ledger to update.")],
+    tool: Annotated[
+        list[str] | None, typer.Option(help="Tool id to approve (repeat); default: all.")
+    ] = None,
+    approver: Annotated[str | None, typer.Option(help="Who reviewed them.")] = None,
+    force: Annotated[bool, typer.Option(help="Approve despite security errors.")] = False,
+) -> None:
+    """Pin the reviewed description hashes; export and runtime leave out anything else."""
+    from serving.approvals import ApprovalError, run_approve
+
+    try:
+        code, text = run_approve(catalog, ledger, tool or "all", approver=approver, force=force)
+    except ApprovalError as err:
+        err_console.print(str(err))
+        raise typer.Exit(2) from None
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    raise typer.Exit(code)

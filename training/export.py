@@ -87,6 +87,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--retriever", help="bi-encoder dir (default: packaged all-MiniLM-L6-v2)")
     parser.add_argument("--reranker", help="cross-encoder dir (default: none)")
     parser.add_argument("--metrics", help="where to write metrics/export.json")
+    parser.add_argument(
+        "--ledger", help="approval ledger: tools not approved, or changed since, are left out"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
@@ -100,27 +103,36 @@ def main(argv: Sequence[str] | None = None) -> None:
         quarantine=quarantine_path_for(out_dir, "catalog"),
     )
     log.info(catalog.summary(args.catalog))
+    cards, excluded = list(catalog.items), []
+    if args.ledger:
+        from serving.approvals import filter_approved
+
+        cards, excluded = filter_approved(catalog.items, args.ledger)
     manifest = export_bundle(
-        catalog.items,
+        cards,
         out_dir,
         retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
         reranker_path=Path(args.reranker) if args.reranker else None,
         runtime=runtime,
         params=params,
+        extra_params={"approvals": {"ledger": args.ledger, "excluded": dict(excluded)}}
+        if args.ledger
+        else None,
     )
     seconds = time.perf_counter() - t0
     if args.metrics:
         write_metrics(
             args.metrics,
             {
-                "n_tools": len(catalog.items),
+                "n_tools": len(cards),
+                "n_excluded_unapproved": len(excluded),
                 "n_skipped_lines": catalog.n_skipped,
                 "export_seconds": round(seconds, 1),
             },
         )
     print(
-        f"export: {manifest.bundle_version} with {len(catalog.items)} tools "
-        f"({catalog.n_skipped} lines skipped) -> {out_dir} in {seconds:.1f}s"
+        f"export: {manifest.bundle_version} with {len(cards)} tools ({catalog.n_skipped} lines "
+        f"skipped, {len(excluded)} unapproved left out) -> {out_dir} in {seconds:.1f}s"
     )
 
 
