@@ -20,7 +20,7 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Any, Protocol
 
 from serving.schema import ToolCard
@@ -196,6 +196,9 @@ _NO_OPERATION = ""
 # Phrases the vocabulary lacks. The first group are question forms ("Find what changed"
 # is a read over history); the second are idioms whose first word is a mutating verb in
 # the vocabulary ("take", "make", "let"), so without them "take a look" would acknowledge.
+# The last group are requests phrased as a need ("I need the pods of billing-api"): too
+# often nouns or other verbs elsewhere for the shared vocabulary, which the importers
+# also read tool names with ("pull" is git's).
 _EXTRA_PHRASES: dict[str, str] = {
     "what changed": "list",
     "what's changed": "list",
@@ -216,45 +219,125 @@ _EXTRA_PHRASES: dict[str, str] = {
     "dig into": "search",
     "investigate": "search",
     "figure out": "search",
+    "need": "get",
+    "want": "get",
+    "pull": "get",
 }
+# "I need to restart it": the need is not the step, the verb after "to" is.
+_INTENT_VERBS = frozenset({"need", "want"})
 # Question forms also count right after another verb ("find what changed").
 _WH_WORDS = ("what", "which", "how")
 # Two-word verbs whose particle may come after the object ("roll it back").
 _PARTICLES = frozenset({"back", "up", "off", "out", "know"})
-# A verb counts only in imperative position: first in its clause or after one of these.
-# This is what keeps "The checkout-service deploy failed" and "post the update" from
-# reading "deploy" and "update" as operations.
+# A verb counts only in imperative position: first in its clause or after one of these
+# (or after an adverb in -ly: "then permanently remove"). This is what keeps "The
+# checkout-service deploy failed" and "post the update" from reading "deploy" and
+# "update" as operations.
 _LEAD_INS = frozenset(
     "please pls plz kindly to you can could would will should must let's lets and then also "
     "first next now just quickly immediately finally go so otherwise or but me us we i plus "
-    "afterwards again asap".split()
+    "afterwards again asap ahead i'd we'd like help try ok okay hey hi lgtm actually maybe "
+    "really".split()
 )
-_PUNCT_LEAD = frozenset(',;:([{"“—–')
+# -ly words that are adjectives: "the weekly run" is not "run".
+_LY_ADJECTIVES = frozenset(
+    "only early daily weekly monthly hourly yearly nightly quarterly biweekly friendly likely "
+    "family supply reply apply july italy assembly anomaly holy ugly silly rely fly".split()
+)
+_PUNCT_LEAD = frozenset(',;:([{"“—–-')
 # A mutating verb followed directly by one of these is a noun modifier ("deploy status").
 _NOUN_TAILS = frozenset(
     "status statuses log logs history failure failures error errors result results output "
     "outputs time times queue settings config permissions info details conflict conflicts "
-    "thread threads id ids number link url".split()
+    "thread threads id ids number link url rate rates".split()
 )
 _PRONOUNS = frozenset({"it", "them", "those", "these", "they"})
+# A step whose object is one of these and nothing else refers back ("update it"); not
+# "this"/"that", which are as often determiners ("this month's bill").
+_BACK_REFERENCES = frozenset({"it", "them"})
 _STOPWORDS = frozenset(
     "the a an our my your their its this that these those we i it they yesterday today tonight "
     "tomorrow last please and then also if when after before for on in at of to from with".split()
 )
-
-_CONNECTOR = (
-    r"(?:and\s+then|and\s+also|and\s+finally|and\s+after\s+that|after\s+that|afterwards"
-    r"|and|then|also|finally|plus)"
+# Words that carry no request of their own ("lgtm, approve ...", "thanks!").
+_FILLERS = frozenset(
+    "lgtm ok okay thanks thank thx cheers hi hey hello pls plz please asap urgent quick one "
+    "question btw fyi so hmm well sure yes no great cool done now again just you team folks "
+    "everyone all guys".split()
 )
-_BOUNDARY_RE = re.compile(rf"\s*[,:](?=\s)\s*(?:{_CONNECTOR}\b\s*)?|\s+{_CONNECTOR}\s+", re.I)
-_LEADING_CONNECTORS_RE = re.compile(rf"^(?:[\s,;:]|{_CONNECTOR}\b|so\b)+", re.I)
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|[;\n]+\s*")
-_QUOTED_RE = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
+# A verbless phrase starting with one of these frames the step after it ("on WEB-9119,
+# set the priority to P2"; "In Calendly: ..."; "once the build passes, merge it").
+_FRAMING_WORDS = frozenset(
+    "on in for at from over under using via with within inside regarding re about per across "
+    "through as if once when after before since because given".split()
+)
+# What may surround a product or tool name in a phrase that only says where a step
+# happens: "(this is in Stripe)", "using Box", "over in Box", "via mongodb.deleteDocument".
+_QUALIFIER_WORDS = frozenset(
+    "this that it is it's its all everything over in on using use via with through thru from "
+    "for the our my please pls by inside within at app account workspace instance org tool "
+    "api side one do done".split()
+)
+# A verbless sentence that says what happened is context, not a request: a subject
+# pronoun first ("we agreed ..."), an auxiliary anywhere, or a past tense after a noun
+# ("the deploy failed"). Not after a relative pronoun: "users who are deactivated".
+_SUBJECTS = frozenset(
+    "i we they he she it you there i'm we're they're it's there's i've we've they've".split()
+)
+_AUXILIARIES = frozenset(
+    "is are was were am been being isn't aren't wasn't weren't has have had hasn't haven't "
+    "hadn't does did doesn't didn't don't won't can't cannot couldn't shouldn't wouldn't "
+    "keeps seems seemed appears appeared".split()
+)
+_PAST_EVENTS = frozenset(
+    "failed crashed broke died errored stopped hung stalled spiked regressed happened went "
+    "started began agreed decided discussed said asked mentioned noticed timed".split()
+)
+_MODALS = frozenset("should shall can could would will may might must do does did".split())
+_NOT_A_SUBJECT = frozenset("that which who whose the a an my our your their all any no".split())
+_WH_START = frozenset("what what's which who who's whom whose where where's when why how".split())
+# "can you update the node and add the taint ...?": one edit, told in two verbs.
+_EDIT_VERBS = frozenset({"update", "change", "modify", "edit"})
+_ATTRIBUTE_VERBS = frozenset(
+    {"set", "add", "remove", "change", "rename", "assign", "reassign", "label", "tag", "move"}
+    | {"attach", "upload", "mark"}
+)
+
+_NEXT = r"(?:then|also|finally|plus|afterwards|after\s+that)"
+# Boundaries between segments, named by how strongly they separate steps: `hard` ends a
+# sentence or list item, `ask` follows a question mark, `next` says another step follows.
+_SEPARATOR_RE = re.compile(
+    r"(?P<hard>\s*;\s*|\s*\n\s*|\s+\+\s+|(?<=[.!])\s+)"
+    r"|(?P<ask>(?<=\?)\s+)"
+    rf"|(?P<next>\s*,\s*(?:and\s+)?{_NEXT}\b,?\s*|\s+(?:and\s+)?{_NEXT}\s+)"
+    r"|(?P<comma>\s*,\s+(?:and\s+)?)"
+    r"|(?P<and>\s+and\s+)",
+    re.I,
+)
+_SEPARATOR_RANK = {"start": 5, "hard": 4, "ask": 3, "next": 2, "comma": 1, "and": 0}
+_LEADING_CONNECTORS_RE = re.compile(
+    r"^(?:[\s,;:+]|(?:and\s+then|and\s+also|and\s+finally|and\s+after\s+that|after\s+that"
+    r"|afterwards|and|then|also|finally|plus)\b|so\b)+",
+    re.I,
+)
+_TRAILING_CONNECTORS_RE = re.compile(r"(?:[\s,]+(?:and|or|then|also|plus))+$", re.I)
+# "In Calendly: ..." at the start names the product for every step that names none.
+_PREFIX_RE = re.compile(
+    r"^\s*(?:over\s+)?(?:in|on|using|via|from|inside|within|through)\s+[^,:;.?!\n]{1,60}?"
+    r"[:,](?=\s)",
+    re.I,
+)
+_QUOTED_RE = re.compile(
+    r"\"[^\"\n]*\"|“[^”\n]*”|‘[^’\n]*’|(?<![\w'’])'(?:[^'\n]|(?<=\w)'(?=\w))+'(?!\w)"
+)
 _TOKEN_RE = re.compile(r"[#@]?\w(?:[\w\-.:@]*\w)?")
 _IDENT_RE = re.compile(r"[#@]?\w(?:[\w\-./:@]*\w)?")
+_WORD_RE = re.compile(r"[\w'’]+")
+_FIRST_WORD_RE = re.compile(r"[\w'’][\w'’\-]*")
 _CHUNK_RE = re.compile(r"[^\s`'\"“”‘’()\[\]{}<>,;]+")
 _NON_SPACE_RE = re.compile(r"\S")
 _PREV_TOKEN_RE = re.compile(r"([\w'’\-.#@/]+|[^\w\s])\s*$")
+_ADJACENT_RE = re.compile(r"(?:\s+(?:me|us))*\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +346,24 @@ class _Verb:
     end: int
     operation: str
     wh: bool
+    phrase: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    start: int
+    end: int
+    separator: str  # the boundary before it, a key of _SEPARATOR_RANK
+    verbs: tuple[_Verb, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    start: int
+    end: int
+    part: int
+    kind: str  # "action" (has a verb), "noun" (a verbless request) or "context"
+    head: str = ""  # an action's first verb
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,15 +371,18 @@ class _Clause:
     start: int
     end: int
     sentence: int
+    kind: str
+    head: str
     operations: tuple[str, ...]
     entities: tuple[str, ...]
     access: tuple[str, ...]
     salient: tuple[str, ...]
     elliptical: bool  # no entity of its own, and a pronoun or nothing but the verb
+    back_reference: bool  # no entity of its own, and "it" / "them" as object
 
     @property
     def is_context(self) -> bool:
-        return not self.operations
+        return self.kind == "context"
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,12 +399,23 @@ class _Table:
 
 
 class RuleDecomposer:
-    """Offline, deterministic decomposition from verbs, entities and product names."""
+    """Offline, deterministic decomposition from verbs, entities and product names.
+
+    The request is cut into segments at separators ranked by strength (sentence ends,
+    ";", " + ", question marks, "also"/"then", commas, "and"; never at a colon: what
+    follows one elaborates what precedes it). Segments group into steps: a segment with
+    an imperative verb starts a step, unless it only elaborates an edit ("update the
+    node and add the taint") or follows a bare verb ("find and delete"); a verbless one
+    continues the step before it, frames the step after it ("on WEB-9119, set ..."), or,
+    between strong separators, is a request of its own ("'timeout' in issues in
+    acme/web") or context ("The deploy failed last night"). A phrase that only names a
+    product or tool ("via mongodb.deleteDocument", "(this is in Stripe)") joins its step.
+    """
 
     __slots__ = (
         "_connections",
         "_entities",
-        "_particle_res",
+        "_gapped_res",
         "_verb_re",
         "_verbs",
         "_vocab",
@@ -327,16 +442,23 @@ class RuleDecomposer:
         alternatives = sorted(verbs, key=lambda v: (-len(v), v))
         body = "|".join(r"\s+".join(re.escape(w) for w in v.split()) for v in alternatives)
         self._verb_re = re.compile(rf"(?<![\w\-.#@/'’])(?:{body})(?![\w\-]|[./]\w)")
-        particles = []
+        # Verbs whose object may come inside them: "roll it back", "drop Dev a note".
+        gapped = []
         for verb, op_name in sorted(verbs.items()):
             words = verb.split()
             if len(words) == 2 and words[1] in _PARTICLES:
-                pattern = re.compile(
-                    rf"(?<![\w\-.#@/]){re.escape(words[0])}\s+(?:[\w'’#@.\-]+\s+){{1,3}}?"
-                    rf"{re.escape(words[1])}(?![\w\-])"
-                )
-                particles.append((pattern, op_name))
-        self._particle_res = tuple(particles)
+                head, tail = words[0], words[1]
+            elif len(words) >= 3 and words[1] in ("a", "an"):
+                head, tail = words[0], " ".join(words[1:])
+            else:
+                continue
+            tail_re = r"\s+".join(re.escape(w) for w in tail.split())
+            pattern = re.compile(
+                rf"(?<![\w\-.#@/]){re.escape(head)}\s+(?:[\w'’#@.\-]+\s+){{1,3}}?"
+                rf"{tail_re}(?![\w\-])"
+            )
+            gapped.append((pattern, op_name, verb))
+        self._gapped_res = tuple(gapped)
         self._entities = _Table.of(vocab.entities)
         self._connections = _Table.of(vocab.connections)
 
@@ -356,20 +478,37 @@ class RuleDecomposer:
         if not request.strip():
             return []
         masked = _mask_quotes(request)
-        clauses: list[_Clause] = []
-        for n, (lo, hi) in enumerate(_sentences(masked)):
-            clauses.extend(self._sentence_clauses(request, masked, lo, hi, n))
-        actions = [i for i, c in enumerate(clauses) if not c.is_context]
-        if not actions:
-            whole = self._analyse(request, masked, 0, len(request), sentence=0)
+        spans = self._spans(request, masked, self._segments(request, masked))
+        clauses = self._join_back_references(
+            request, masked, [self._analyse(request, masked, s) for s in spans]
+        )
+        steps = [i for i, c in enumerate(clauses) if not c.is_context]
+        if not any(clauses[i].kind == "action" for i in steps) and len(steps) < 2:
+            # nothing to split: the whole request is the step ("Why is X slow?", or a
+            # tool id with only a prefix's verbs: "run github.list_commits: checkout-api")
+            whole = self._analyse(request, masked, _Span(0, len(request), 0, "action"))
             return [
-                Subgoal(text=request.strip(), entities=whole.entities, required_access=whole.access)
+                Subgoal(
+                    text=request.strip(),
+                    operations=whole.operations,
+                    entities=whole.entities,
+                    required_access=whole.access,
+                    mutation=any(self._operations[o].mutates for o in whole.operations),
+                )
             ]
-        return [self._subgoal(request, clauses, i, actions) for i in actions]
+        default_access = self._default_access(request, masked)
+        return [self._subgoal(request, clauses, i, steps, default_access) for i in steps]
 
     # -- assembling -------------------------------------------------------------------
 
-    def _subgoal(self, request: str, clauses: list[_Clause], i: int, actions: list[int]) -> Subgoal:
+    def _subgoal(
+        self,
+        request: str,
+        clauses: list[_Clause],
+        i: int,
+        steps: list[int],
+        default_access: Mapping[str, str],
+    ) -> Subgoal:
         clause = clauses[i]
         text = _clause_text(request, clause.start, clause.end)
         entities = list(clause.entities)
@@ -385,13 +524,17 @@ class RuleDecomposer:
         for j, ctx in enumerate(clauses):
             if not ctx.is_context:
                 continue
-            later = any(a > j for a in actions)
+            later = any(a > j for a in steps)
             if (later and j < i) or (not later and j > i):
                 extra.extend(ctx.salient)
                 # a framing phrase in the same sentence ("On GitHub, list ...") also
                 # names the connection the step needs
                 if ctx.sentence == clause.sentence:
                     access.extend(a for a in ctx.access if a not in access)
+        if not access and default_access:
+            # "In Calendly: cancel A, and create B": B happens in Calendly too
+            access.extend(default_access)
+            extra.extend(default_access.values())
         if clause.elliptical:
             # "restart them": the object is the most recent thing mentioned
             previous = next((c for c in reversed(clauses[:i]) if c.entities), None)
@@ -413,53 +556,225 @@ class RuleDecomposer:
             mutation=mutation,
         )
 
-    # -- splitting --------------------------------------------------------------------
-
-    def _sentence_clauses(
-        self, request: str, masked: str, lo: int, hi: int, sentence: int
+    def _join_back_references(
+        self, request: str, masked: str, clauses: list[_Clause]
     ) -> list[_Clause]:
-        segments = _segments(masked, lo, hi)
-        verbs = [self._verbs_in(request, masked, s, e) for s, e in segments]
-        groups: list[tuple[int, int]] = []  # action clauses as spans
-        framing: tuple[int, int] | None = None
-        current: tuple[int, int] | None = None
-        current_bare = False
-        for (s, e), seg_verbs in zip(segments, verbs, strict=True):
-            if seg_verbs:
-                if current is None:
-                    current = (s, e)
-                elif current_bare:
-                    # "find and delete the stale branches": a bare verb joins the next one
-                    current = (current[0], e)
-                else:
-                    groups.append(current)
-                    current = (s, e)
-                current_bare = _is_bare(masked, s, e, seg_verbs) and current == (s, e)
-            elif current is None:
-                framing = (framing[0] if framing else s, e)
+        """ "we agreed to set the owner to Jin; please update it": one step, not two. A step
+        whose only object is a pronoun and that does what the step before it does joins it."""
+        out: list[_Clause] = []
+        for clause in clauses:
+            prev = out[-1] if out else None
+            if (
+                prev is not None
+                and clause.kind == prev.kind == "action"
+                and clause.back_reference
+                and set(clause.operations) == set(prev.operations)
+            ):
+                span = _Span(prev.start, clause.end, prev.sentence, "action", prev.head)
+                out[-1] = self._analyse(request, masked, span)
             else:
-                # "check the logs and metrics": no verb, so it continues the clause
-                current = (current[0], e)
-                current_bare = False
-        if current is not None:
-            groups.append(current)
-        out = []
-        if framing is not None:
-            out.append(self._analyse(request, masked, *framing, sentence=sentence, context=True))
-        out.extend(self._analyse(request, masked, s, e, sentence=sentence) for s, e in groups)
+                out.append(clause)
         return out
 
-    def _analyse(
-        self,
-        request: str,
-        masked: str,
-        start: int,
-        end: int,
-        *,
-        sentence: int,
-        context: bool = False,
-    ) -> _Clause:
-        verbs = [] if context else self._verbs_in(request, masked, start, end)
+    def _default_access(self, request: str, masked: str) -> dict[str, str]:
+        """Connections named by a leading "In Calendly:" prefix -> the name as written."""
+        m = _PREFIX_RE.match(masked)
+        if m is None or self._verbs_in(request, masked, 0, m.end()):
+            return {}
+        found = self._find(request, 0, m.end(), self._connections)
+        out: dict[str, str] = {}
+        for pos, stop, name in found:
+            out.setdefault(name, request[pos:stop])
+        return out
+
+    # -- splitting --------------------------------------------------------------------
+
+    def _segments(self, request: str, masked: str) -> list[_Segment]:
+        bounds: list[tuple[int, int, str]] = []  # (start, end, separator before)
+        pos, separator = 0, "start"
+        for m in _SEPARATOR_RE.finditer(masked):
+            bounds.append((pos, m.start(), separator))
+            pos, separator = m.end(), m.lastgroup or "comma"
+        bounds.append((pos, len(masked), separator))
+        out: list[_Segment] = []
+        carried = ""  # the strongest separator before empty segments that were dropped
+        for s, e, sep in bounds:
+            if carried and _SEPARATOR_RANK[carried] > _SEPARATOR_RANK[sep]:
+                sep = carried
+            if not masked[s:e].strip(" \t.!?,"):
+                carried = sep
+                continue
+            carried = ""
+            verbs = self._verbs_in(request, masked, s, e)
+            body = _after_prefixes(masked, s, e)
+            if all(v.operation == "_tool" and v.end <= body for v in verbs):
+                verbs = []  # "run asana.updateTask: on DATA-8053, ...": the tool is a prefix
+            out.append(_Segment(s, e, sep, tuple(verbs)))
+        if len(out) > 1:
+            # a segment that only names where the step happens has no verb of its own,
+            # even when the name is a tool id ("via rancher.namespace_create")
+            out = [
+                _Segment(s.start, s.end, s.separator, ())
+                if self._is_qualifier(request, masked, s.start, s.end)
+                else s
+                for s in out
+            ]
+        return out
+
+    def _spans(self, request: str, masked: str, segments: list[_Segment]) -> list[_Span]:
+        parts: list[list[_Segment]] = []
+        for seg in segments:
+            if not parts or seg.separator in ("start", "hard", "ask"):
+                parts.append([])
+            parts[-1].append(seg)
+        spans: list[_Span] = []
+        for n, part in enumerate(parts):
+            new = self._part_spans(request, masked, part, n)
+            prev = spans[-1] if spans else None
+            if prev is not None and new and len(new) == 1 and not part[0].verbs:
+                if self._is_qualifier(request, masked, part[0].start, part[-1].end):
+                    spans[-1] = replace(prev, end=new[0].end)  # "...? via a.tool"
+                    continue
+            if (
+                prev is not None
+                and new
+                and part[0].separator == "ask"
+                and prev.kind == "action"
+                and (
+                    _elaborates(prev.head, new[0].head)
+                    or (new[0].kind == "noun" and prev.head in _EDIT_VERBS)
+                )
+            ):
+                # "could you change ticket X? set the status to done" / "? upgrade to 1.15"
+                spans[-1] = replace(prev, end=new[0].end)
+                new = new[1:]
+            spans.extend(new)
+        return spans
+
+    def _part_spans(
+        self, request: str, masked: str, segments: list[_Segment], part: int
+    ) -> list[_Span]:
+        out: list[_Span] = []
+        pending: list[_Segment] = []  # verbless segments before the part's next step
+        current: _Span | None = None
+        bare = False
+        for n, seg in enumerate(segments):
+            if not seg.verbs:
+                following = segments[n + 1] if n + 1 < len(segments) else None
+                if current is None:
+                    if pending and seg.separator == "next":
+                        # "'timeout' in issues, also the failed builds": two requests
+                        out.append(
+                            self._verbless(request, masked, pending[0].start, pending[-1].end, part)
+                        )
+                        pending = []
+                    pending.append(seg)
+                elif seg.separator == "next" or (
+                    # "search X, on the Y bug, set the status": the place is the next step's
+                    seg.separator == "comma"
+                    and following is not None
+                    and following.verbs
+                    and following.separator in ("comma", "and")
+                    and self._first_word(masked, seg) in _FRAMING_WORDS
+                ):
+                    out.append(current)
+                    current, pending = None, [seg]
+                else:
+                    # "check the logs and metrics": no verb, so it continues the step
+                    current, bare = replace(current, end=seg.end), False
+                continue
+            head = next((v.phrase for v in seg.verbs if v.operation != "_tool"), "")
+            if current is None:
+                start = seg.start
+                k = len(pending)
+                if self._refers_back(request, masked, seg):
+                    k = 0  # "the PR #12 on acme/web, can you merge it?": one step
+                elif seg.separator == "and" and k:
+                    k -= 1  # "please review and approve PR #12": a verb we do not know
+                while k and self._frames(request, masked, pending[k - 1]):
+                    k -= 1
+                if k:
+                    out.append(
+                        self._verbless(request, masked, pending[0].start, pending[k - 1].end, part)
+                    )
+                if k < len(pending):
+                    start = pending[k].start
+                pending = []
+                current = _Span(start, seg.end, part, "action", head)
+                bare = start == seg.start and _is_bare(masked, seg.start, seg.end, seg.verbs)
+                continue
+            if bare or (seg.separator == "and" and _elaborates(current.head, head)):
+                # "find and delete the stale branches": a bare verb joins the next one
+                current = replace(current, end=seg.end, head=current.head or head)
+                bare = False
+                continue
+            out.append(current)
+            current = _Span(seg.start, seg.end, part, "action", head)
+            bare = _is_bare(masked, seg.start, seg.end, seg.verbs)
+        if current is not None:
+            out.append(current)
+        if pending:
+            out.append(self._verbless(request, masked, pending[0].start, pending[-1].end, part))
+        return out
+
+    def _frames(self, request: str, masked: str, seg: _Segment) -> bool:
+        """A verbless segment that belongs to the step after it: a place or product
+        ("on WEB-9119", "In Calendly"), or nothing to ask for ("lgtm")."""
+        return (
+            self._first_word(masked, seg) in ("", *_FRAMING_WORDS)
+            or not self._has_content(request, seg.start, seg.end)
+            or self._is_qualifier(request, masked, seg.start, seg.end)
+        )
+
+    def _refers_back(self, request: str, masked: str, seg: _Segment) -> bool:
+        """The segment's object is a pronoun ("merge it") and it names no entity."""
+        words = {w.lower() for w in _WORD_RE.findall(masked[seg.start : seg.end])}
+        return bool(words & _BACK_REFERENCES) and not self._find(
+            request, seg.start, seg.end, self._entities
+        )
+
+    def _first_word(self, masked: str, seg: _Segment) -> str:
+        """The first word after any "Product:" / "PAY-12:" prefix, lowercase."""
+        body = _after_prefixes(masked, seg.start, seg.end)
+        m = _FIRST_WORD_RE.search(masked, body, seg.end)
+        return m.group().lower() if m else ""
+
+    def _verbless(self, request: str, masked: str, start: int, end: int, part: int) -> _Span:
+        """A verbless phrase is a request of its own ("buckets in the prod account") unless
+        it states what happened or holds nothing to ask for."""
+        text = request[_after_prefixes(masked, start, end) : end]
+        step = (
+            self._has_content(request, start, end)
+            and not _is_statement(text)
+            and not _is_chatter(text)
+        )
+        return _Span(start, end, part, "noun" if step else "context")
+
+    def _has_content(self, request: str, start: int, end: int) -> bool:
+        """Anything to ask about besides product names: "BambooHR: lgtm" has nothing."""
+        chars = list(request[start:end])
+        for pos, stop, _ in self._find(request, start, end, self._connections):
+            chars[pos - start : stop - start] = " " * (stop - pos)
+        return _has_content("".join(chars), 0, end - start)
+
+    def _is_qualifier(self, request: str, masked: str, start: int, end: int) -> bool:
+        """Only a product or tool name, with words like "using", "over in", "this is in"."""
+        names = [(pos, stop) for pos, stop, _ in self._find(request, start, end, self._connections)]
+        names += [
+            (pos, stop)
+            for pos, stop in _chunks(request, start, end)
+            if request[pos:stop].lower() in self._vocab.tools
+        ]
+        if not names:
+            return False
+        chars = list(masked[start:end].lower())
+        for pos, stop in names:
+            chars[pos - start : stop - start] = " " * (stop - pos)
+        return all(w in _QUALIFIER_WORDS for w in _WORD_RE.findall("".join(chars)))
+
+    def _analyse(self, request: str, masked: str, span: _Span) -> _Clause:
+        start, end = span.start, span.end
+        verbs = self._verbs_in(request, masked, start, end) if span.kind == "action" else []
         verb_spans = [(v.start, v.end) for v in verbs if v.operation != "_tool"]
         entities = [
             (pos, name)
@@ -479,19 +794,22 @@ class RuleDecomposer:
                 operations.append(verb.operation)
         access.sort()
         salient: tuple[str, ...] = ()
-        if not verbs:
+        if span.kind == "context":
             salient = self._salient(request, start, end)
         bare = bool(verbs) and _is_bare(masked, start, end, verbs)
-        pronoun = any(t.lower() in _PRONOUNS for t in re.findall(r"\w+", masked[start:end]))
+        words = {t.lower() for t in re.findall(r"\w+", masked[start:end])}
         return _Clause(
             start=start,
             end=end,
-            sentence=sentence,
+            sentence=span.part,
+            kind=span.kind,
+            head=span.head,
             operations=tuple(dict.fromkeys(operations)),
             entities=tuple(dict.fromkeys(name for _, name in entities)),
             access=tuple(dict.fromkeys(name for _, name in access)),
             salient=salient,
-            elliptical=not entities and (bare or pronoun),
+            elliptical=not entities and (bare or bool(words & _PRONOUNS)),
+            back_reference=not entities and bool(words & _BACK_REFERENCES),
         )
 
     # -- matching ---------------------------------------------------------------------
@@ -503,12 +821,15 @@ class RuleDecomposer:
         for m in self._verb_re.finditer(text):
             phrase = " ".join(m.group().split())
             claimed.append(
-                _Verb(m.start(), m.end(), self._verbs[phrase], phrase.startswith(_WH_WORDS))
+                _Verb(m.start(), m.end(), self._verbs[phrase], phrase.startswith(_WH_WORDS), phrase)
             )
-        for pattern, op_name in self._particle_res:
+        for pattern, op_name, phrase in self._gapped_res:
             for m in pattern.finditer(text):
-                if not any(v.start < m.end() and m.start() < v.end for v in claimed):
-                    claimed.append(_Verb(m.start(), m.end(), op_name, False))
+                inside = [v for v in claimed if v.start < m.end() and m.start() < v.end]
+                # the gapped verb wins over a shorter one it starts with: "drop ... a note"
+                if all(v.start == m.start() and v.end < m.end() for v in inside):
+                    claimed = [v for v in claimed if v not in inside]
+                    claimed.append(_Verb(m.start(), m.end(), op_name, False, phrase))
         claimed.sort(key=lambda v: v.start)
         tools = [
             _Verb(pos - start, stop - start, "_tool", False)
@@ -522,22 +843,27 @@ class RuleDecomposer:
         counted: list[_Verb] = []
         for verb in claimed:
             prev = _prev_token(text, verb.start)
-            ok = prev is None or prev in _PUNCT_LEAD or prev in _LEAD_INS
+            ok = prev is None or prev in _PUNCT_LEAD or _is_lead_in(prev)
             if not ok and verb.wh and counted:
                 ok = not text[counted[-1].end : verb.start].strip()
             following = text[verb.end :].split(maxsplit=1)
             operation = self._operations.get(verb.operation)
             if ok and operation is not None and operation.mutates and following:
                 ok = following[0].strip(".,;:!?") not in _NOUN_TAILS
+            if ok and verb.phrase in _INTENT_VERBS and following:
+                ok = following[0] != "to"  # "I need to restart it": "restart" is the step
             if ok and entity_starts.get(verb.start, verb.end) > verb.end:
                 ok = False  # the verb opens a known entity name ("merge requests")
             if ok and any(t.start == _next_start(text, verb.end) for t in tools):
                 ok = False  # "run github.list_commits": the tool says what happens
+            if ok and counted and not verb.wh:
+                # right after another verb it is an adjective: "show me open incidents"
+                ok = not _ADJACENT_RE.fullmatch(text[counted[-1].end : verb.start])
             if ok:
                 counted.append(verb)
         counted = [v for v in counted if v.operation != _NO_OPERATION]
         merged = sorted(counted + tools, key=lambda v: v.start)
-        return [_Verb(v.start + start, v.end + start, v.operation, v.wh) for v in merged]
+        return [_Verb(v.start + start, v.end + start, v.operation, v.wh, v.phrase) for v in merged]
 
     def _find(
         self, request: str, start: int, end: int, table: _Table
@@ -593,24 +919,10 @@ def _mask_quotes(text: str) -> str:
     return _QUOTED_RE.sub(lambda m: m.group()[0] + "_" * (len(m.group()) - 2) + m.group()[-1], text)
 
 
-def _sentences(masked: str) -> list[tuple[int, int]]:
-    out = []
-    pos = 0
-    for m in _SENTENCE_END_RE.finditer(masked):
-        out.append((pos, m.start()))
-        pos = m.end()
-    out.append((pos, len(masked)))
-    return [(s, e) for s, e in out if masked[s:e].strip(" \t.!?")]
-
-
-def _segments(masked: str, lo: int, hi: int) -> list[tuple[int, int]]:
-    out = []
-    pos = lo
-    for m in _BOUNDARY_RE.finditer(masked, lo, hi):
-        out.append((pos, m.start()))
-        pos = m.end()
-    out.append((pos, hi))
-    return [(s, e) for s, e in out if masked[s:e].strip(" \t.!?")]
+def _is_lead_in(word: str) -> bool:
+    return word in _LEAD_INS or (
+        len(word) > 4 and word.endswith("ly") and word not in _LY_ADJECTIVES
+    )
 
 
 def _is_bare(masked: str, start: int, end: int, verbs: Sequence[_Verb]) -> bool:
@@ -622,7 +934,53 @@ def _is_bare(masked: str, start: int, end: int, verbs: Sequence[_Verb]) -> bool:
         for k in range(v.start - start, v.end - start):
             chars[k] = " "
     words = re.findall(r"[\w'’]+", "".join(chars))
-    return all(w in _LEAD_INS for w in words)
+    return all(_is_lead_in(w) for w in words)
+
+
+def _after_prefixes(masked: str, start: int, end: int) -> int:
+    """Where the text after the last ": " of the span starts (`start` without one)."""
+    cut = masked.rfind(": ", start, end)
+    return start if cut < 0 else cut + 2
+
+
+def _elaborates(head: str, verb: str) -> bool:
+    """ "update X" then "set Y" / "add the label Z": the second verb details the edit."""
+    return head in _EDIT_VERBS and verb in _ATTRIBUTE_VERBS
+
+
+def _has_content(text: str, start: int, end: int) -> bool:
+    """Anything to ask about: a quoted string or a word that is not filler."""
+    if _QUOTED_RE.search(text, start, end):
+        return True
+    return any(
+        len(w) > 1 and w not in _FILLERS and w not in _STOPWORDS and not _is_lead_in(w)
+        for w in _WORD_RE.findall(text[start:end].lower())
+    )
+
+
+def _is_chatter(text: str) -> bool:
+    """A yes/no question about the conversation: "Or should I wait?", "can you?"."""
+    words = _WORD_RE.findall(text.lower())
+    while words and words[0] in ("and", "or", "but", "so"):
+        words = words[1:]
+    return len(words) >= 2 and words[0] in _MODALS and words[1] in ("i", "we", "you")
+
+
+def _is_statement(text: str) -> bool:
+    """A sentence that says what is or was (context), not a question or a noun phrase."""
+    stripped = text.strip()
+    words = _WORD_RE.findall(_QUOTED_RE.sub(" ", stripped).lower().replace("’", "'"))
+    if not words or stripped.endswith("?") or words[0] in _WH_START:
+        return False
+    if words[0] in _SUBJECTS and len(words) > 1:
+        return True
+    for i, w in enumerate(words):
+        after_subject = i > 0 and words[i - 1] not in _NOT_A_SUBJECT
+        if w in _AUXILIARIES and (i == 0 or words[i - 1] not in _NOT_A_SUBJECT):
+            return True
+        if w in _PAST_EVENTS and after_subject:
+            return True
+    return False
 
 
 def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
@@ -660,7 +1018,8 @@ def _contiguous(text: str, tokens: Sequence[tuple[int, int, str]]) -> bool:
 def _clause_text(request: str, start: int, end: int) -> str:
     text = request[start:end].strip()
     text = _LEADING_CONNECTORS_RE.sub("", text)
-    return text.rstrip(" \t.,;:!?")
+    text = text.rstrip(" \t.,;:!?")
+    return _TRAILING_CONNECTORS_RE.sub("", text)
 
 
 # --- LLM-backed decomposer ----------------------------------------------------------

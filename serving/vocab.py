@@ -21,9 +21,27 @@ OPERATIONS: dict[str, Operation] = {
     op.name: op
     for op in (
         Operation(
-            "search", False, ("search", "find", "look for", "look up", "grep", "locate", "hunt")
+            "search",
+            False,
+            (
+                "search",
+                "find",
+                "look for",
+                "look up",
+                "grep",
+                "locate",
+                "hunt",
+                "look through",
+                "go through",
+                "dig through",
+                "comb through",
+            ),
         ),
-        Operation("list", False, ("list", "enumerate", "show all", "which", "what are")),
+        Operation(
+            "list",
+            False,
+            ("list", "enumerate", "show all", "which", "what are", "give me a list of"),
+        ),
         Operation(
             "get",
             False,
@@ -42,6 +60,8 @@ OPERATIONS: dict[str, Operation] = {
                 "tell me",
                 "status of",
                 "look at",
+                "give me",
+                "bring up",
             ),
         ),
         Operation("query", False, ("query", "run sql", "select", "count", "aggregate")),
@@ -80,10 +100,23 @@ OPERATIONS: dict[str, Operation] = {
                 "reassign",
                 "close",
                 "reopen",
+                "mark",
             ),
         ),
         Operation(
-            "delete", True, ("delete", "remove", "drop", "purge", "wipe", "destroy", "archive")
+            "delete",
+            True,
+            (
+                "delete",
+                "remove",
+                "drop",
+                "purge",
+                "wipe",
+                "destroy",
+                "archive",
+                "rm",
+                "get rid of",
+            ),
         ),
         Operation(
             "send",
@@ -101,6 +134,8 @@ OPERATIONS: dict[str, Operation] = {
                 "share",
                 "let know",
                 "broadcast",
+                "drop a note",
+                "drop a line",
             ),
         ),
         Operation(
@@ -118,7 +153,11 @@ OPERATIONS: dict[str, Operation] = {
         Operation("resolve", True, ("resolve", "mitigate", "mark resolved", "close out")),
         Operation("refund", True, ("refund", "reimburse", "give back", "return money")),
         Operation("upload", True, ("upload", "put", "store", "attach")),
-        Operation("schedule", True, ("schedule", "book", "set up a meeting", "reserve", "invite")),
+        Operation(
+            "schedule",
+            True,
+            ("schedule", "book", "set up a meeting", "reserve", "invite", "sched"),
+        ),
     )
 }
 

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -275,6 +276,174 @@ def test_rule_decomposer_is_deterministic(vocab: DecomposerVocabulary) -> None:
     first = RuleDecomposer(vocab).decompose(CHECKOUT)
     again = RuleDecomposer(DecomposerVocabulary.from_cards(reversed(CARDS))).decompose(CHECKOUT)
     assert first == again
+
+
+# --- multi-part requests: where one step ends and the next begins -------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "texts"),
+    [
+        # an adverb or a politeness phrase before a verb keeps it a command
+        (
+            "Restart the checkout pods, then permanently remove the stale branches",
+            ["Restart the checkout pods", "permanently remove the stale branches"],
+        ),
+        (
+            "Check the rollout and then go ahead and notify #ops on Slack",
+            ["Check the rollout", "go ahead and notify #ops on Slack"],
+        ),
+        # " + ", ";" and ", also" separate steps, also one that asks without a verb
+        (
+            "get ticket OPS-12 + list the commits on acme/web",
+            ["get ticket OPS-12", "list the commits on acme/web"],
+        ),
+        (
+            "'timeout' in the checkout-service logs; restart the pods",
+            ["'timeout' in the checkout-service logs", "restart the pods"],
+        ),
+        (
+            "OPS-12: the rollout of checkout-service, also restart the pods",
+            ["OPS-12: the rollout of checkout-service", "restart the pods"],
+        ),
+        # a place in front of a step belongs to that step, not to the one before
+        (
+            "list the commits on acme/web, on ticket OPS-12, set the assignee to Dev Patel",
+            ["list the commits on acme/web", "on ticket OPS-12, set the assignee to Dev Patel"],
+        ),
+        # a quoted message is one unit, whatever punctuation it holds
+        (
+            "add a comment on OPS-12 saying 'nit: rename this, then retry' and then restart "
+            "the pods",
+            ["add a comment on OPS-12 saying 'nit: rename this, then retry'", "restart the pods"],
+        ),
+    ],
+)
+def test_steps_split_at_their_separators(
+    rules: RuleDecomposer, request_text: str, texts: list[str]
+) -> None:
+    assert [sg.text for sg in rules.decompose(request_text)] == texts
+
+
+@pytest.mark.parametrize(
+    ("request_text", "operations"),
+    [
+        # what follows a colon, a dash or "? set" elaborates the same edit
+        ("Modify the checkout-service rollout: set the replicas to 3", ("update",)),
+        ("could you change ticket OPS-12? set the status to Done", ("update",)),
+        ("can you update ticket OPS-12 and set the priority to P1?", ("update",)),
+        ("ticket OPS-12 - set the priority to P1", ("update",)),
+        # a product, a place or a bare "lgtm" in front frames the step
+        ("Jira: on ticket OPS-12, set the assignee to Dev Patel", ("update",)),
+        ("lgtm, merge the pull request", ("merge",)),
+        # a tool id as prefix or suffix names the tool for the same step
+        ("run github.list_commits: on acme/web, list the commits since Monday", ("list",)),
+        ("can you roll back checkout-service? via k8s.rollback_deployment", ("rollback",)),
+        # an unknown verb joined by "and" to a known one; thanks and chatter ask for nothing
+        ("Please review and approve the pull request", ("approve",)),
+        ("Restart the checkout pods. Thanks!", ("restart",)),
+        ("Merge the pull request. Or should I wait?", ("merge",)),
+        # a verbless sentence that says what happened is context
+        ("Payments are failing since the deploy. Roll back checkout-service.", ("rollback",)),
+        # the object refers back: "the PR ..., merge it" is one step
+        ("The pull request on acme/web, can you merge it?", ("merge",)),
+    ],
+)
+def test_one_step_told_in_several_clauses_stays_one(
+    rules: RuleDecomposer, request_text: str, operations: tuple[str, ...]
+) -> None:
+    (only,) = rules.decompose(request_text)
+    assert only.operations == operations
+
+
+def test_elaboration_keeps_the_whole_text_and_access(rules: RuleDecomposer) -> None:
+    (only,) = rules.decompose("can you roll back checkout-service? via k8s.rollback_deployment")
+    assert only.text == "can you roll back checkout-service? via k8s.rollback_deployment"
+    assert only.required_access == ("kubernetes",) and only.mutation
+
+
+def test_an_edit_and_an_unrelated_step_still_split(rules: RuleDecomposer) -> None:
+    update, post = rules.decompose("update ticket OPS-12 and post the link in Slack")
+    assert update.operations == ("update",) and post.operations == ("send",)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "operations"),
+    [
+        ("I need the pods of checkout-service", ("get",)),
+        ("I need to restart the checkout pods", ("restart",)),  # the need is not a step
+        ("give me a list of open pull requests", ("list",)),
+        ("bring up the rollout of checkout-service", ("get",)),
+        ("look through the docs for 'retry budget'", ("search",)),
+        ("pull the logs of checkout-service", ("get",)),
+        ("drop the payments team a note saying 'deploy done'", ("send",)),
+        ("rm the stale branch on acme/web", ("delete",)),
+        # right after a verb, "open" describes the pull requests: nothing is created
+        ("show me open pull requests", ("get",)),
+    ],
+)
+def test_request_phrasings_map_to_operations(
+    rules: RuleDecomposer, request_text: str, operations: tuple[str, ...]
+) -> None:
+    (only,) = rules.decompose(request_text)
+    assert only.operations == operations
+    assert only.mutation == (operations[0] not in ("get", "list", "search"))
+
+
+def test_pronoun_step_doing_the_same_joins_the_previous_one(rules: RuleDecomposer) -> None:
+    request = (
+        "we agreed to set the owner of the Runbook page to Jin Chen; please update it using "
+        "Confluence"
+    )
+    (only,) = rules.decompose(request)
+    assert only.text == request
+    assert only.operations == ("update",) and only.mutation
+    assert only.required_access == ("confluence",)
+
+
+PRODUCT_CARDS = [
+    *CARDS,
+    _card("stripe.refund_charge", ["refund:charge"], ["charge"], "stripe", W),
+    _card("box.delete_folder", ["delete:folder"], ["folder"], "box", W),
+    _card("box.list_folders", ["list:folder"], ["folder"], "box", R),
+    _card("calendly.cancel_event", ["cancel:event"], ["event", "meeting"], "calendly", W),
+    _card("calendly.create_event", ["create:event"], ["event", "meeting"], "calendly", W),
+]
+
+
+@pytest.fixture(scope="module")
+def product_rules() -> RuleDecomposer:
+    return RuleDecomposer(DecomposerVocabulary.from_cards(PRODUCT_CARDS))
+
+
+def test_product_qualifiers_belong_to_their_step(product_rules: RuleDecomposer) -> None:
+    refund, restart = product_rules.decompose(
+        "refund charge ch_123 (this is in Stripe), then restart the checkout pods"
+    )
+    assert refund.required_access == ("stripe",) and restart.required_access == ()
+
+    (only,) = product_rules.decompose("refund charge ch_123. This is in Stripe.")
+    assert only.operations == ("refund",) and only.required_access == ("stripe",)
+
+    delete, listing = product_rules.decompose(
+        "delete the folder Legal/Old using Box, and list the folders over in Box"
+    )
+    assert delete.operations == ("delete",) and listing.operations == ("list",)
+    assert delete.required_access == listing.required_access == ("box",)
+
+
+def test_leading_product_prefix_applies_to_every_step(product_rules: RuleDecomposer) -> None:
+    cancel, create = product_rules.decompose(
+        "In Calendly: cancel my 15:00 meeting, and create a new one for Friday at 10:00"
+    )
+    assert cancel.text == "In Calendly: cancel my 15:00 meeting"
+    assert cancel.required_access == create.required_access == ("calendly",)
+    assert create.text == "create a new one for Friday at 10:00 (Calendly)"
+    # a step that names its own product keeps it
+    cancel, post = product_rules.decompose(
+        "In Calendly: cancel my 15:00 meeting, then tell #ops on Slack"
+    )
+    assert post.required_access == ("slack",)
 
 
 # --- LLM decomposer against a real local server -------------------------------------
@@ -559,3 +728,81 @@ def test_import_stays_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+# --- the split check (training.decompose_check) -------------------------------------
+
+
+def test_trace_cases_dedupe_retries_and_keep_order() -> None:
+    from serving.schema import Trace
+    from training.decompose_check import SplitCase, cases_from_traces
+
+    def event(rid: str, request: str, subgoal: str) -> Trace:
+        return Trace(subgoal=subgoal, tool_id="t.x", success=True, request_id=rid, request=request)
+
+    traces = [
+        event("r1", "restart pods; post slack", "restart pods"),
+        event("r1", "restart pods; post slack", "restart pods"),  # a retry after a failure
+        event("r1", "restart pods; post slack", "post slack"),
+        event("r2", "list commits", "list commits"),
+    ]
+    assert cases_from_traces(traces) == [
+        SplitCase("r1", "restart pods; post slack", ("restart pods", "post slack")),
+        SplitCase("r2", "list commits", ("list commits",)),
+    ]
+
+
+def test_split_scores_by_hand() -> None:
+    from training.decompose_check import SplitCase, check_split
+
+    cases = [
+        SplitCase("exact", "r1", ("restart pods", "post slack")),
+        SplitCase("under", "r2", ("list commits", "check rollout", "notify team")),
+        SplitCase("over", "r3", ("merge branch", "deploy staging")),
+        SplitCase("one", "r4", ("list commits",)),
+        SplitCase("split", "r5", ("list commits",)),
+    ]
+    predicted = {
+        "r1": ["restart pods", "post slack"],
+        "r2": ["list commits check rollout notify team"],
+        "r3": ["merge branch", "deploy", "staging"],
+        "r4": ["list commits"],
+        "r5": ["list", "commits"],
+    }
+    metrics, _ = check_split(cases, lambda request: predicted[request])
+    assert metrics["multi_n"] == 3 and metrics["multi_n_gold_subgoals"] == 7
+    # only r1 has as many predicted subgoals as gold ones
+    assert metrics["multi_exact_count_rate"] == pytest.approx(1 / 3)
+    # r1: 2 aligned; r2: one predicted subgoal holds all three but aligns one-to-one: 1;
+    # r3: "deploy staging" has half its tokens in "deploy" (0.5 >= 0.5): 2 -> 5 of 7
+    assert metrics["multi_align_recall"] == pytest.approx(5 / 7)
+    assert (metrics["multi_n_over"], metrics["multi_n_under"]) == (1, 1)
+    # of the single-part requests r4 stays one subgoal, r5 is split: 1 of 2
+    assert metrics["single_one_subgoal_rate"] == pytest.approx(1 / 2)
+    assert metrics["single_n_over"] == 1
+
+
+def test_decompose_check_main_writes_metrics(tmp_path: Path) -> None:
+    from serving.io import write_jsonl
+    from serving.schema import Trace
+    from training.decompose_check import main
+
+    catalog = tmp_path / "catalog.jsonl"
+    write_jsonl(catalog, [c.to_dict() for c in CARDS])
+    traces = tmp_path / "traces.jsonl"
+    two = "Restart the checkout pods; tell #ops on Slack"
+    write_jsonl(
+        traces,
+        [
+            Trace("Restart the checkout pods", "k8s.restart_deployment", True, "r1", two).to_dict(),
+            Trace("tell #ops on Slack", "slack.post_message", True, "r1", two).to_dict(),
+            Trace(
+                "list the commits", "github.list_commits", True, "r2", "list the commits"
+            ).to_dict(),
+        ],
+    )
+    out = tmp_path / "metrics" / "decompose_check.json"
+    main([str(traces), "--metrics", str(out)])  # the catalog is found beside the traces
+    got = json.loads(out.read_text())["traces"]
+    assert got["multi_n"] == 1 and got["multi_exact_count_rate"] == 1.0
+    assert got["multi_align_recall"] == 1.0 and got["single_one_subgoal_rate"] == 1.0
