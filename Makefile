@@ -43,3 +43,14 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+
+# The StableToolBench check (../shared/benchmarks/stabletoolbench): convert, export a stock
+# bundle, evaluate on the held-out half. Not part of `make demo` (about 8 minutes).
+STB_DIR ?= ../shared/benchmarks/stabletoolbench
+.PHONY: stb
+stb: $(STAMP)
+	$(PY) -m training.stabletoolbench params.yaml $(STB_DIR) data/stb --metrics metrics/stb_data.json
+	$(PY) -m training.export params.yaml data/stb/catalog.jsonl bundles/stb_base \
+		--metrics metrics/export_stb_base.json
+	$(PY) -m training.evaluate params.yaml data/stb/eval.jsonl bundles/stb_base \
+		metrics/eval_stb.json reports/eval_stb.md plots/eval_stb --baseline-bundle bundles/stb_base
