@@ -149,13 +149,12 @@ def worse_bundle(tmp_path_factory, fixture_catalog) -> Path:
 
 
 def test_register_is_idempotent_and_aliases_resolve(fixture_bundle, mlflow_store):
-    from mlflow.tracking import MlflowClient
 
     assert registry.bundle_for_alias("production") is None  # no registered model yet
     metrics = {"end_to_end": 0.9, "slices": {"cryptic": {"end_to_end": 1.0}}, "x": None}
     version = registry.register_bundle(fixture_bundle, metrics=metrics)
     assert registry.register_bundle(fixture_bundle, metrics={"end_to_end": 0.8}) == version
-    client = MlflowClient()
+    client = registry.registry_client()
     (mv,) = client.search_model_versions(f"name = '{MODEL}'")
     bundle_version = verify_bundle(fixture_bundle).bundle_version
     assert mv.tags["bundle_version"] == bundle_version
@@ -219,7 +218,6 @@ def _promote(params, candidate, tmp_path, name, *extra):
 def test_a_worse_candidate_is_refused_and_a_better_one_promoted(
     fixture_bundle, worse_bundle, mlflow_store, tmp_path
 ):
-    from mlflow.tracking import MlflowClient
 
     params = _params_file(tmp_path)
     good_id = verify_bundle(fixture_bundle).bundle_version
@@ -271,7 +269,7 @@ def test_a_worse_candidate_is_refused_and_a_better_one_promoted(
     assert registry.bundle_for_alias("production").version == good_version  # unchanged
     assert registry.bundle_for_alias("candidate").version == worse_version
 
-    client = MlflowClient()
+    client = registry.registry_client()
     runs = client.search_runs(
         [client.get_experiment_by_name("toolsift").experiment_id],
         filter_string="tags.stage = 'promote'",

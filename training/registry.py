@@ -47,7 +47,8 @@ def registry_client() -> Any:
     from mlflow.tracking import MlflowClient
 
     os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
-    return MlflowClient(tracking_uri=tracking_uri())
+    uri = tracking_uri()
+    return MlflowClient(tracking_uri=uri, registry_uri=os.environ.get("MLFLOW_REGISTRY_URI") or uri)
 
 
 def _experiment_id(client: Any) -> str:
