@@ -331,6 +331,13 @@ def train_reranker(
     metrics = {f"stock_valid_{k}": v for k, v in stock.items()}
     metrics.update({f"valid_{k}": v for k, v in tuned.items()})
     log.info("trained the cross-encoder in %.0f s: %s", seconds, metrics)
+    if tuned and tuned["mrr"] <= stock["mrr"]:
+        log.warning(
+            "the cross-encoder orders the valid groups no better than the bi-encoder "
+            "(MRR %.3f vs %.3f): the runtime should rank without it",
+            tuned["mrr"],
+            stock["mrr"],
+        )
     return RerankerResult(
         model=model,
         metrics=metrics,

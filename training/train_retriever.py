@@ -9,7 +9,9 @@ trained on the `sampler` block goes to OUT_DIR; with `compare_uniform` a second 
 trained the same way on the "uniform" block goes to OUT_DIR-uniform (the sampling ablation).
 
 Validation: every valid query (its label-1 pairs are its gold) is ranked against the whole
-catalog by cosine, for the stock model and for each trained one: recall@10 and MRR.
+catalog by cosine, for the stock model and for each trained one: recall@10 and MRR, over a
+stable sample of the valid queries (`valid_*`) and over those whose gold is a new tool
+(`valid_new_*`, the slice the exploration sampler is for).
 
 Runs unchanged on a GPU and data-parallel under `accelerate launch` / `torchrun` (see
 training/README.md): the Trainer picks the devices; only rank 0 saves and logs.
@@ -612,6 +614,7 @@ def quiet_progress() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     datasets.disable_progress_bars()
     transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()  # weight loading and saving
 
 
 @contextlib.contextmanager
