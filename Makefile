@@ -17,7 +17,7 @@ export TOKENIZERS_PARALLELISM := false
 # dvc runs stage commands through the shell: `python` there must be the venv's.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo test test-all lint clean
+.PHONY: install demo ablation test test-all lint clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/dvc repro
+	$(VENV)/bin/dvc metrics show
+
+# What each choice is worth (sampling, reranker, fine-tuning): ablation/dvc.yaml, after demo.
+ablation: $(STAMP)
+	$(VENV)/bin/dvc repro ablation/dvc.yaml
 	$(VENV)/bin/dvc metrics show
 
 test: $(STAMP)

@@ -7,8 +7,9 @@ the catalog, the same text the runtime indexes (no training/serving skew).
 pairs.parquet       every mined (query, tool, label) pair, deduplicated, both splits
 retriever.parquet   sampled (anchor, positive, hard negative) triplets for the bi-encoder,
                     one block per sampler ("explore" and "uniform"), train split only
-reranker.parquet    sampled groups for the cross-encoder: one positive and its negatives
-                    per group, train split only
+reranker.parquet    groups for the cross-encoder replayed through the runtime in each
+                    trace's session (features.candidates): train groups are one positive
+                    and its hardest candidates; valid groups all the candidates
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ POSITIVE_SOURCES = ("trace_success", "synthetic_example", "synthetic_summary")
 NEGATIVE_SOURCES = ("trace_failure", "menu_unchosen", "near_duplicate", "bm25_hard", "dense_hard")
 # sampled rows may fall back to a random tool of another capability when none was mined
 SAMPLED_NEGATIVE_SOURCES = NEGATIVE_SOURCES + ("random",)
+# a reranker group's negatives: what the runtime hands the reranker, in the trace's session
+CANDIDATE_SOURCE = "runtime_candidate"
 SPLITS = ("train", "valid")
 SAMPLERS = ("explore", "uniform")
 
@@ -53,11 +56,13 @@ RETRIEVER_SCHEMA = pl.Schema(
 
 RERANKER_SCHEMA = pl.Schema(
     {
-        "group_id": pl.String,
+        "group_id": pl.String,  # "<query_id>:<positive tool_id>"
         "query": pl.String,
         "tool_id": pl.String,
         "label": pl.Int8,
-        "source": pl.String,  # a positive source or one of SAMPLED_NEGATIVE_SOURCES
+        "source": pl.String,  # a positive source or CANDIDATE_SOURCE
+        "split": pl.String,  # train | valid (valid groups hold all the runtime's candidates)
+        "fused_rank": pl.Int32,  # 1-based in the runtime's filtered fused order; 0: not in it
     }
 )
 

@@ -486,18 +486,22 @@ class RuleDecomposer:
         if not any(clauses[i].kind == "action" for i in steps) and len(steps) < 2:
             # nothing to split: the whole request is the step ("Why is X slow?", or a
             # tool id with only a prefix's verbs: "run github.list_commits: checkout-api")
-            whole = self._analyse(request, masked, _Span(0, len(request), 0, "action"))
-            return [
-                Subgoal(
-                    text=request.strip(),
-                    operations=whole.operations,
-                    entities=whole.entities,
-                    required_access=whole.access,
-                    mutation=any(self._operations[o].mutates for o in whole.operations),
-                )
-            ]
+            return [self.annotate(request)]
         default_access = self._default_access(request, masked)
         return [self._subgoal(request, clauses, i, steps, default_access) for i in steps]
+
+    def annotate(self, text: str) -> Subgoal:
+        """`text` as one step, never split: its operations, entities and connections.
+        Training uses it to replay a trace's subgoal the way the runtime saw it."""
+        masked = _mask_quotes(text)
+        whole = self._analyse(text, masked, _Span(0, len(text), 0, "action"))
+        return Subgoal(
+            text=text.strip(),
+            operations=whole.operations,
+            entities=whole.entities,
+            required_access=whole.access,
+            mutation=any(self._operations[o].mutates for o in whole.operations),
+        )
 
     # -- assembling -------------------------------------------------------------------
 

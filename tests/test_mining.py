@@ -11,13 +11,16 @@ import numpy as np
 import polars as pl
 import pytest
 
+from features.candidates import GroupParams, RuntimeCandidates, runtime_groups
 from features.dataset import (
+    CANDIDATE_SOURCE,
     PAIRS_SCHEMA,
     RERANKER_SCHEMA,
     RETRIEVER_SCHEMA,
     scan_parquet,
 )
 from features.mining import (
+    TOOLS_SCHEMA,
     IndexNegativeMiner,
     SplitLeakError,
     check_split,
@@ -445,32 +448,114 @@ def test_popularity_buckets_cut_points():
         "head": 0.5, "torso": 0.25, "tail": 0.0, "new": 0.25}
 
 
-def test_core_is_deterministic_for_a_seed(traces, cards, params):
-    a = mine(traces, cards, params, hard_negatives=None)
-    b = mine(traces, cards, params, hard_negatives=None)
+def test_core_is_deterministic_for_a_seed(traces, cards, params, fixture_bundle):
+    candidates = RuntimeCandidates(fixture_bundle)
+    a = mine(traces, cards, params, hard_negatives=None, candidates=candidates)
+    b = mine(traces, cards, params, hard_negatives=None, candidates=candidates)
     assert a.pairs.equals(b.pairs) and a.retriever.equals(b.retriever)
     assert a.reranker.equals(b.reranker)
-    c = mine(traces, cards, replace(params, seed=params.seed + 1), hard_negatives=None)
+    c = mine(traces, cards, replace(params, seed=params.seed + 1), hard_negatives=None,
+             candidates=candidates)
     assert not c.retriever.equals(a.retriever)
 
 
-def test_reranker_groups(mined, params):
-    from features.sampling import reranker_rows
+def test_runtime_groups_by_hand():
+    """Two servers; the fake runtime returns fixed candidate lists, so every row is known."""
+    tools = pl.DataFrame(
+        {"tool_id": ["s.post", "s.post_v2", "s.list", "t.post", "t.list", "u.get"],
+         "server": ["s", "s", "s", "t", "t", "u"],
+         "capabilities": [["send:message"], ["send:message"], ["list:message"],
+                          ["send:message"], ["list:message"], ["get:user"]],
+         "is_new": [False] * 6, "popularity": [5] * 6},
+        schema=TOOLS_SCHEMA,
+    )
+    pairs = pl.DataFrame(
+        [
+            ("qa", "r1", "post hi", "s.post", 1, "trace_success", "train"),
+            ("qa", "r9", "post hi", "t.post", 1, "trace_success", "valid"),  # also gold
+            ("qb", "synthetic:u.get", "get a user", "u.get", 1, "synthetic_example", "train"),
+            ("qc", "r2", "list msgs", "t.list", 1, "trace_success", "valid"),
+            ("qd", "r3", "who is it", "u.get", 1, "trace_success", "valid"),
+        ],
+        schema=["query_id", "request_id", "query", "tool_id", "label", "source", "split"],
+        orient="row",
+    ).with_columns(pl.col("label").cast(pl.Int8), is_new=pl.lit(False),
+                   popularity=pl.lit(5, pl.Int32))
+    runtime = {
+        "post hi": ["s.post_v2", "t.post", "s.list", "t.list", "u.get"],
+        "get a user": ["s.list", "u.get"],
+        "list msgs": ["s.list", "t.list", "u.get"],
+        "who is it": ["s.list"],  # the runtime misses the gold: no valid group
+    }
+    asked = []
 
-    groups = reranker_rows(mined.pairs, mined.tools, params.sampling,
-                           n_groups=params.reranker_groups,
-                           n_negatives=params.reranker_negatives, seed=params.seed)
-    per_group = groups.group_by("group_id").agg(
+    def candidates(queries):
+        asked.extend(queries)
+        return [runtime[text] for text, _ in queries]
+
+    groups = runtime_groups(
+        pairs, tools, {"r1": {"connections": ["s", "t"]}}, candidates,
+        SamplingParams(n_samples=0, max_per_tool=10, temperature=0.5, new_tool_quota=0),
+        GroupParams(n_train=10, n_negatives=2, n_valid=10, synthetic_servers=1), seed=3,
+    )
+    rows = {(r["group_id"], r["tool_id"]): (r["label"], r["source"], r["fused_rank"])
+            for r in groups.frame.iter_rows(named=True)}
+    # train qa: s.post_v2 is equivalent (same server, same capability), t.post is gold
+    # elsewhere: neither is a negative; the gold was outside the candidates (rank 0)
+    assert {k: v for k, v in rows.items() if k[0] == "qa:s.post"} == {
+        ("qa:s.post", "s.post"): (1, "trace_success", 0),
+        ("qa:s.post", "s.list"): (0, CANDIDATE_SOURCE, 3),
+        ("qa:s.post", "t.list"): (0, CANDIDATE_SOURCE, 4),
+    }
+    assert rows[("qb:u.get", "u.get")] == (1, "synthetic_example", 2)
+    # valid qc: every candidate, the gold where the runtime put it
+    assert {k: v for k, v in rows.items() if k[0] == "qc:t.list"} == {
+        ("qc:t.list", "s.list"): (0, CANDIDATE_SOURCE, 1),
+        ("qc:t.list", "t.list"): (1, "trace_success", 2),
+        ("qc:t.list", "u.get"): (0, CANDIDATE_SOURCE, 3),
+    }
+    assert groups.stats["n_valid_without_gold"] == 1
+    assert groups.stats["n_train_gold_outside_candidates"] == 1
+    assert groups.stats["n_without_context"] == 3  # r9, r2 and r3 have no session
+    assert ("post hi", {"connections": ["s", "t"]}) in asked  # the train trace's session
+    synthetic = dict(asked)["get a user"]["connections"]
+    assert "u" in synthetic and len(synthetic) == 2
+    assert set(groups.frame.columns) == set(RERANKER_SCHEMA)
+
+
+def test_runtime_candidates_are_the_menu_stage_input(fixture_bundle):
+    from serving.selector import Selector
+    from serving.types import SessionContext
+
+    source = RuntimeCandidates(fixture_bundle)
+    session = {"connections": ["slack", "github"]}
+    (found,) = source([("post the release notes to #eng", session)])
+    servers = {t.split(".")[0] for t in found}
+    assert found and servers <= {"slack", "github"} and len(found) <= source.depth
+    selector = Selector.from_bundle(fixture_bundle, reranker="fused")
+    (step,) = selector.select(
+        [source._annotate("post the release notes to #eng")], SessionContext.from_dict(session)
+    )
+    assert found == [c.tool_id for c in step.filtered][: source.depth]
+
+
+def test_reranker_groups_from_the_fixture_bundle(traces, cards, params, fixture_bundle):
+    result = mine(traces, cards, params, hard_negatives=None,
+                  candidates=RuntimeCandidates(fixture_bundle))
+    groups = result.reranker
+    train = groups.filter(pl.col("split") == "train")
+    per_group = train.group_by("group_id").agg(
         pl.col("label").sum().alias("pos"), pl.len().alias("n"))
     assert (per_group["pos"] == 1).all()
-    assert per_group["n"].min() >= 2 and per_group["n"].max() <= 1 + params.reranker_negatives
-    positive = groups.filter(pl.col("label") == 1)
-    # every group distinct; the fixture pool (41 train positives) is below reranker_groups
+    assert per_group["n"].max() <= 1 + params.reranker_negatives
+    positive = train.filter(pl.col("label") == 1)
     assert positive.select("query", "tool_id").is_unique().all()
-    n_train_positives = mined.pairs.filter(
-        (pl.col("split") == "train") & (pl.col("label") == 1)).height
-    assert per_group.height == min(params.reranker_groups, n_train_positives)
     assert (positive["group_id"].str.split(":").list.get(1) == positive["tool_id"]).all()
+    valid = groups.filter(pl.col("split") == "valid")
+    assert valid.height and (valid.group_by("group_id").agg(pl.col("label").max())["label"]
+                             == 1).all()
+    assert (groups.filter(pl.col("label") == 0)["fused_rank"] > 0).all()
+    assert result.metrics["reranker_groups"]["n_train_groups"] == per_group.height
 
 
 # --- params and the stage ---------------------------------------------------------------

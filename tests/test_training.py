@@ -45,7 +45,7 @@ RERANKER_PARAMS = {
     "precision": "fp32",
     "frozen_layers": 0,
     "group_by_length": True,
-    "max_valid_queries": 50,
+    "max_valid_groups": 50,
     "seed": 13,
 }
 NEW_SINCE = "2026-01-01"  # fixture cards added since count as new
@@ -113,11 +113,21 @@ def train_dir(tmp_path_factory, fixture_catalog) -> Path:
         for sampler in ("explore", "uniform")
         for k, (qid, query, pos, negs, _) in enumerate(train[:40])
     ]
+    # reranker groups: 20 train (positive first), and each valid query with the gold
+    # third in the fused order
     groups = [
         {"group_id": f"g{k:02d}", "query": query, "tool_id": tool_id, "label": label,
-         "source": "trace_success" if label else "bm25_hard"}
+         "source": "trace_success" if label else "runtime_candidate", "split": "train",
+         "fused_rank": rank}
         for k, (_, query, pos, negs, _) in enumerate(train[::2][:20])
-        for tool_id, label in [(pos, 1)] + [(n, 0) for n in negs]
+        for rank, (tool_id, label) in enumerate([(pos, 1)] + [(n, 0) for n in negs])
+    ] + [
+        {"group_id": f"v{k:02d}", "query": query, "tool_id": tool_id, "label": label,
+         "source": "trace_success" if label else "runtime_candidate", "split": "valid",
+         "fused_rank": rank}
+        for k, (_, query, pos, negs, _) in enumerate(q for q in queries if q[4] == "valid")
+        for rank, (tool_id, label) in enumerate(
+            [(negs[0], 0), (negs[1], 0), (pos, 1), (negs[2], 0)], start=1)
     ]
     out = tmp_path_factory.mktemp("train")
     write_parquet(pl.DataFrame(pairs), PAIRS_SCHEMA, out / "pairs.parquet")
@@ -200,13 +210,13 @@ def test_ranking_metrics_by_hand():
 
 def test_order_metrics_by_hand():
     groups = [
-        RR.Group("q1", ("a", "b", "c"), (0, 1, 0)),
-        RR.Group("q2", ("a", "b"), (1, 0)),
+        RR.Group("q1", ("a", "b", "c"), (0, 1, 0), (1, 2, 3)),
+        RR.Group("q2", ("a", "b"), (1, 0), (1, 2)),
     ]
     scores = [np.array([3.0, 2.0, 1.0]), np.array([5.0, 1.0])]
-    # q1: gold b ranks 2 -> RR 1/2, not first; q2: gold a first -> 1
+    # q1: gold b ranks 2 -> RR 1/2, in the top 3 not the top 1; q2: gold a first -> 1
     assert RR.order_metrics(scores, groups) == pytest.approx(
-        {"mrr": 0.75, "accuracy_at_1": 0.5}
+        {"mrr": 0.75, "recall_at_1": 0.5, "recall_at_3": 1.0, "recall_at_8": 1.0}
     )
 
 
@@ -260,16 +270,24 @@ def test_valid_queries_are_a_stable_sample(train_dir):
     assert len(new) == N_NEW_CARDS and new.gold == (frozenset({"pagerduty.list_incidents"}),)
 
 
-def test_valid_groups_hold_a_positive_and_negatives(train_dir):
-    pairs = pl.read_parquet(train_dir / "pairs.parquet")
-    groups = RR.valid_groups(pairs, limit=100)
-    assert len(groups) == 17  # one valid phrasing per card
-    assert all(sorted(g.labels) == [0, 0, 0, 1] for g in groups)
+def test_reranker_groups_and_the_fused_baseline(train_dir):
+    frame = pl.read_parquet(train_dir / "reranker.parquet")
+    valid = RR.groups_of(frame, "valid")
+    assert len(valid) == 17 and len(RR.groups_of(frame, "valid", limit=5)) == 5
+    assert all(g.labels == (0, 0, 1, 0) and g.fused_ranks == (1, 2, 3, 4) for g in valid)
+    # the gold is third everywhere: MRR 1/3, recall@1 0, @3 and @8 1
+    assert RR.order_metrics(RR.fused_scores(valid), valid) == pytest.approx(
+        {"mrr": 1 / 3, "recall_at_1": 0.0, "recall_at_3": 1.0, "recall_at_8": 1.0})
+    # a gold tool outside the fused order ranks last; a tie counts against it
+    outside = RR.Group("q", ("a", "b", "c"), (1, 0, 0), (0, 1, 2))
+    assert RR.order_metrics(RR.fused_scores([outside]), [outside])["mrr"] == 1 / 3
+    tied = [np.zeros(3)]
+    assert RR.order_metrics(tied, [outside])["recall_at_1"] == 0.0
 
 
 def test_training_columns_shapes(fixture_catalog, train_dir):
     texts = TR.tool_texts(load_catalog(fixture_catalog).items)
-    groups = RR.train_groups(pl.read_parquet(train_dir / "reranker.parquet"))
+    groups = RR.groups_of(pl.read_parquet(train_dir / "reranker.parquet"), "train")
     bce = RR.training_columns(groups, texts, "bce")
     lam = RR.training_columns(groups, texts, "lambda")
     assert len(bce["query"]) == 80 and sum(bce["label"]) == 20
@@ -411,12 +429,14 @@ def test_train_reranker_main(tmp_path, tiny_model, train_dir, fixture_catalog, m
     )
     RR.main(
         [str(params), str(fixture_catalog), str(train_dir), str(out), str(metrics_path),
-         "--base-model", str(tiny_model), "--baseline-model", str(tiny_model)]
+         "--base-model", str(tiny_model)]
     )
 
     metrics = json.loads(metrics_path.read_text())
-    rates = {f"{p}valid_{m}" for p in ("stock_", "") for m in ("mrr", "accuracy_at_1")}
+    rates = {f"{p}valid_{m}" for p in ("fused_", "")
+             for m in ("mrr", "recall_at_1", "recall_at_3", "recall_at_8")}
     assert_rates(metrics, rates)
+    assert metrics["fused_valid_mrr"] == pytest.approx(1 / 3)
     assert metrics["n_train_groups"] == 20 and metrics["n_train_pairs"] == 80
     assert metrics["n_valid_groups"] == 17
     assert_changed(tiny_model, out)

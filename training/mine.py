@@ -23,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from features.candidates import CandidateSource, GroupParams, RuntimeCandidates, runtime_groups
 from features.dataset import (
     PAIRS_SCHEMA,
     RERANKER_SCHEMA,
@@ -35,7 +36,6 @@ from features.sampling import (
     SamplingParams,
     bucket_shares,
     popularity_buckets,
-    reranker_rows,
     retriever_rows,
     train_positives,
 )
@@ -59,8 +59,10 @@ class Params:
     synthetic_per_tool: int
     new_tool_days: int
     sampling: SamplingParams
-    reranker_groups: int
-    reranker_negatives: int
+    reranker_groups: int  # train groups for the cross-encoder (one positive each)
+    reranker_negatives: int  # runtime candidates beside the positive in a train group
+    reranker_valid_groups: int  # valid groups (every runtime candidate)
+    synthetic_servers: int  # other servers connected when replaying a cold-start pair
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], where: str = STAGE) -> Params:
@@ -113,9 +115,11 @@ def mine(
     params: Params,
     *,
     hard_negatives: HardNegativeSource | None,
+    candidates: CandidateSource,
 ) -> MineResult:
-    """The stage's core: mine pairs, sample both retriever blocks and the reranker groups,
-    and count everything. No file I/O (the injected miner reads the index it was given)."""
+    """The stage's core: mine pairs, sample both retriever blocks, replay the reranker
+    groups through `candidates` (the runtime), and count everything. No file I/O (the
+    injected sources read the bundle they were given)."""
     mined = mine_pairs(
         traces_frame(traces),
         cards,
@@ -129,14 +133,21 @@ def mine(
     pairs, tools = mined.pairs, mined.tools
     blocks = retriever_rows(pairs, tools, params.sampling, seed=params.seed)
     retriever = pl.concat([blocks["explore"], blocks["uniform"]])
-    reranker = reranker_rows(
+    groups = runtime_groups(
         pairs,
         tools,
+        {t.request_id: t.context for t in traces},
+        candidates,
         params.sampling,
-        n_groups=params.reranker_groups,
-        n_negatives=params.reranker_negatives,
+        GroupParams(
+            n_train=params.reranker_groups,
+            n_negatives=params.reranker_negatives,
+            n_valid=params.reranker_valid_groups,
+            synthetic_servers=params.synthetic_servers,
+        ),
         seed=params.seed,
     )
+    reranker = groups.frame
     buckets = popularity_buckets(tools)
     shares = {
         "all_positives": bucket_shares(train_positives(pairs), buckets),
@@ -164,8 +175,8 @@ def mine(
         "retriever_negative_source": {
             s: counts(blocks[s], "negative_source") for s in ("explore", "uniform")
         },
-        "n_reranker_groups": int(reranker["group_id"].n_unique()),
         "n_reranker_rows": reranker.height,
+        "reranker_groups": dict(groups.stats),
         "bucket_share": shares,
     }
     return MineResult(pairs, retriever, reranker, shares, metrics)
@@ -237,7 +248,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     miner = IndexNegativeMiner(
         load_bundle(args.bundle), depth=params.hard_negative_depth, show_progress=True
     )
-    result = mine(traces.items, catalog.items, params, hard_negatives=miner)
+    candidates = RuntimeCandidates(args.bundle, show_progress=True)
+    result = mine(
+        traces.items, catalog.items, params, hard_negatives=miner, candidates=candidates
+    )
 
     out_dir.mkdir(parents=True, exist_ok=True)
     outputs = {
@@ -259,6 +273,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "seconds": {
             "load": round(load_seconds, 2),
             **{k: round(v, 2) for k, v in miner.timings.items()},
+            "reranker_candidates": round(candidates.seconds, 2),
             "total": round(seconds, 2),
         },
     }
@@ -281,7 +296,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"mine: {result.pairs.height} pairs ({metrics['n_pairs_by_split'].get('train', 0)} "
         f"train / {metrics['n_pairs_by_split'].get('valid', 0)} valid), "
         f"{metrics['n_retriever_rows']['explore']}+{metrics['n_retriever_rows']['uniform']} "
-        f"triplets, {metrics['n_reranker_groups']} reranker groups, "
+        f"triplets, {metrics['reranker_groups']['n_train_groups']}+"
+        f"{metrics['reranker_groups']['n_valid_groups']} reranker groups, "
         f"{traces.n_skipped} trace lines quarantined; tail+new share "
         f"{shares['all_positives']['tail'] + shares['all_positives']['new']:.2f} -> "
         f"{shares['explore']['tail'] + shares['explore']['new']:.2f} (explore) in "

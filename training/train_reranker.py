@@ -1,18 +1,19 @@
-"""DVC stage `train_reranker`: train the cross-encoder on mined groups.
+"""DVC stage `train_reranker`: train the cross-encoder on groups replayed through the runtime.
 
-    python -m training.train_reranker PARAMS CATALOG TRAIN_DIR OUT_DIR METRICS
-        [--base-model DIR] [--baseline-model DIR]
+    python -m training.train_reranker PARAMS CATALOG TRAIN_DIR OUT_DIR METRICS [--base-model DIR]
 
-Reads `TRAIN_DIR/reranker.parquet` (groups: one query, its positive and its negatives) and
-the valid split of `TRAIN_DIR/pairs.parquet`. A `CrossEncoder` with a new one-logit head
-on the packaged MiniLM learns (query, `ToolCard.index_text()`) relevance, with binary
+Reads `TRAIN_DIR/reranker.parquet` (`features.candidates`: each trace's subgoal with the
+candidates the runtime's menu stage would rerank in that trace's session, in fused order).
+A `CrossEncoder` with a new one-logit head on the packaged MiniLM learns
+(query, `ToolCard.index_text()`) relevance from the train groups, with binary
 cross-entropy on pairs (`loss: bce`) or LambdaLoss on whole groups (`loss: lambda`).
 The saved model's `predict` returns the raw logit (an Identity activation): the runtime's
 reranker applies the sigmoid itself.
 
-Validation: each valid query's labelled tools (its positives and mined negatives) form a
-group; the cross-encoder's order is scored against the stock bi-encoder's cosine order,
-MRR and accuracy@1 of each.
+Validation is the menu stage's own question: the valid groups hold every candidate the
+runtime would rerank, and the cross-encoder's order is scored against the fused order it
+replaces (`fused_valid_*`): MRR and recall@k for k in 1, 3 and 8 (a group counts when a
+gold tool is among the first k; 8 is the demo's menu size).
 """
 
 from __future__ import annotations
@@ -28,22 +29,19 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from features.dataset import PAIRS_SCHEMA, RERANKER_SCHEMA, scan_parquet
+from features.dataset import RERANKER_SCHEMA, scan_parquet
 from serving.io import load_catalog
 from serving.schema import ToolCard
 from training.common import ParamsError, load_params, write_metrics
 from training.train_retriever import (
     EVAL_BATCH_SIZE,
-    PAIRS_FILE,
     PRECISIONS,
     TrainingDataError,
     check_numbers,
     default_device,
-    encode,
     freeze_lower_layers,
     gold_ranks,
     length_grouped_sampler,
-    load_bi_encoder,
     log_model_dir,
     logging_steps,
     loss_curve,
@@ -60,6 +58,7 @@ log = logging.getLogger(__name__)
 SECTION = "train_reranker"
 RERANKER_FILE = "reranker.parquet"
 LOSSES = ("bce", "lambda")
+RECALL_AT = (1, 3, 8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +74,7 @@ class Params:
     precision: str  # auto (bf16 where the hardware has it natively) | fp32 | bf16
     frozen_layers: int  # embeddings + this many lowest transformer blocks stay fixed (0: none)
     group_by_length: bool  # batches of similar-length rows: less padding to compute
-    max_valid_queries: int  # validation groups kept (lowest query ids: a stable sample)
+    max_valid_groups: int  # validation groups kept (the first in the file: a stable sample)
     seed: int
 
     def __post_init__(self) -> None:
@@ -86,7 +85,7 @@ class Params:
         check_numbers(
             SECTION,
             self,
-            ints=("epochs", "batch_size", "max_length", "max_valid_queries"),
+            ints=("epochs", "batch_size", "max_length", "max_valid_groups"),
             non_negative=("frozen_layers",),
             floats=("learning_rate", "warmup"),
         )
@@ -94,11 +93,13 @@ class Params:
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """One query and the tools to order for it; `labels[i]` is 1 for a gold tool."""
+    """One query and the tools to order for it; `labels[i]` is 1 for a gold tool and
+    `fused_ranks[i]` the tool's place in the runtime's fused order (0: not in it)."""
 
     query: str
     tool_ids: tuple[str, ...]
     labels: tuple[int, ...]
+    fused_ranks: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,41 +117,21 @@ class RerankerResult:
 # --- data ---------------------------------------------------------------------------------
 
 
-def _groups(frame: pl.DataFrame, key: str, text: str) -> list[Group]:
+def groups_of(frame: pl.DataFrame, split: str, *, limit: int | None = None) -> list[Group]:
+    """The `split` groups of reranker.parquet, in file order (at most `limit`)."""
+    rows = frame.filter(pl.col("split") == split).with_columns(_row=pl.int_range(pl.len()))
     grouped = (
-        frame.sort(key, "tool_id")
-        .group_by(key, maintain_order=True)
-        .agg(pl.col(text).first(), pl.col("tool_id"), pl.col("label"))
+        rows.group_by("group_id", maintain_order=True)
+        .agg(pl.col("query").first(), pl.col("tool_id"), pl.col("label"),
+             pl.col("fused_rank"))
+        .head(limit if limit is not None else rows.height)
     )
     return [
-        Group(query, tuple(ids), tuple(int(v) for v in labels))
-        for query, ids, labels in zip(
-            grouped[text].to_list(),
-            grouped["tool_id"].to_list(),
-            grouped["label"].to_list(),
-            strict=True,
-        )
+        Group(query, tuple(ids), tuple(int(v) for v in labels), tuple(int(r) for r in ranks))
+        for query, ids, labels, ranks in grouped.select(
+            "query", "tool_id", "label", "fused_rank"
+        ).iter_rows()
     ]
-
-
-def train_groups(frame: pl.DataFrame) -> list[Group]:
-    """The reranker.parquet groups, in group-id order."""
-    return _groups(frame, "group_id", "query")
-
-
-def valid_groups(pairs: pl.DataFrame, *, limit: int) -> list[Group]:
-    """Per valid-split query: its positives and negatives. A group without both says
-    nothing about order and is left out."""
-    valid = pairs.filter(pl.col("split") == "valid")
-    rankable = (
-        valid.group_by("query_id")
-        .agg(pl.col("label").max().alias("hi"), pl.col("label").min().alias("lo"))
-        .filter((pl.col("hi") == 1) & (pl.col("lo") == 0))
-        .sort("query_id")
-        .head(limit)
-        .select("query_id")
-    )
-    return _groups(valid.join(rankable, on="query_id"), "query_id", "query")
 
 
 def _check_known(groups: Sequence[Group], texts: Mapping[str, str], what: str) -> None:
@@ -189,18 +170,25 @@ def training_columns(
 
 
 def order_metrics(scores: Sequence[np.ndarray], groups: Sequence[Group]) -> dict[str, float]:
-    """MRR and accuracy@1 of each group's scores (ties count against the gold tool); no
-    groups, no metrics."""
+    """MRR and recall@k (a gold tool among the first k) of each group's scores, ties
+    counting against the gold tool; no groups, no metrics."""
     if not groups:
         return {}
-    first = [
+    first = np.array([
         int(gold_ranks(np.asarray(s), np.asarray(g.labels) == 1).min())
         for s, g in zip(scores, groups, strict=True)
+    ])
+    metrics = {"mrr": float(np.mean(1.0 / first))}
+    metrics.update({f"recall_at_{k}": float(np.mean(first <= k)) for k in RECALL_AT})
+    return metrics
+
+
+def fused_scores(groups: Sequence[Group]) -> list[np.ndarray]:
+    """Scores that reproduce the fused order: earlier is higher, a tool outside it last."""
+    return [
+        np.array([-r if r > 0 else -1e9 for r in g.fused_ranks], dtype=np.float64)
+        for g in groups
     ]
-    return {
-        "mrr": float(np.mean([1.0 / r for r in first])),
-        "accuracy_at_1": float(np.mean([r == 1 for r in first])),
-    }
 
 
 def _split(flat: np.ndarray, groups: Sequence[Group]) -> list[np.ndarray]:
@@ -216,17 +204,6 @@ def cross_encoder_scores(
     pairs = [[g.query, texts[t]] for g in groups for t in g.tool_ids]
     flat = model.predict(pairs, batch_size=EVAL_BATCH_SIZE, show_progress_bar=False)
     return _split(np.asarray(flat), groups)
-
-
-def bi_encoder_scores(
-    model: Any, groups: Sequence[Group], texts: Mapping[str, str]
-) -> list[np.ndarray]:
-    if not groups:
-        return []
-    queries = encode(model, [g.query for g in groups])
-    docs = encode(model, [texts[t] for g in groups for t in g.tool_ids])
-    owner = np.repeat(np.arange(len(groups)), [len(g.tool_ids) for g in groups])
-    return _split((queries[owner] * docs).sum(axis=1), groups)
 
 
 # --- training -----------------------------------------------------------------------------
@@ -261,7 +238,13 @@ def fine_tune_cross_encoder(
     from sentence_transformers.sentence_transformer.training_args import BatchSamplers
 
     n = len(columns["query"])
-    loss = BinaryCrossEntropyLoss(model) if params.loss == "bce" else LambdaLoss(model)
+    # LambdaLoss forwards `mini_batch_size` pairs at a time, by default as many as the batch
+    # has *groups* (4 pairs of 32): 4x slower on a CPU. -1: the whole batch in one pass.
+    loss = (
+        BinaryCrossEntropyLoss(model)
+        if params.loss == "bce"
+        else LambdaLoss(model, mini_batch_size=-1)
+    )
     with scratch_dir() as tmp:
         args = CrossEncoderTrainingArguments(
             output_dir=tmp,
@@ -294,49 +277,44 @@ def fine_tune_cross_encoder(
 
 
 def train_reranker(
-    groups_frame: pl.DataFrame,
-    pairs: pl.DataFrame,
+    frame: pl.DataFrame,
     cards: Sequence[ToolCard],
     *,
     params: Params,
     base_model: str | Path,
-    baseline_model: str | Path,
 ) -> RerankerResult:
-    """The stage: train the cross-encoder, then order the valid groups with it and with the
-    bi-encoder `baseline_model`.
+    """The stage: train the cross-encoder on the train groups, then order the valid groups
+    with it and compare with the fused order it replaces.
 
-    Metric names: `valid_mrr`, `valid_accuracy_at_1` (the cross-encoder) and
-    `stock_valid_mrr`, `stock_valid_accuracy_at_1` (the baseline bi-encoder's cosine).
+    Metric names: `valid_<m>` (the cross-encoder) and `fused_valid_<m>` (the runtime's
+    fused order) for m in mrr, recall_at_1, recall_at_3, recall_at_8.
     """
     texts = tool_texts(cards)
-    groups = train_groups(groups_frame)
+    groups = groups_of(frame, "train")
     if not groups:
-        raise TrainingDataError(f"{RERANKER_FILE}: no groups to train on")
-    valid = valid_groups(pairs, limit=params.max_valid_queries)
-    _check_known(groups, texts, RERANKER_FILE)
-    _check_known(valid, texts, f"{PAIRS_FILE} (valid)")
+        raise TrainingDataError(f"{RERANKER_FILE}: no train groups")
+    valid = groups_of(frame, "valid", limit=params.max_valid_groups)
+    _check_known(groups + valid, texts, RERANKER_FILE)
     if not valid:
-        log.warning("%s: no valid query with a positive and a negative: no metrics", PAIRS_FILE)
+        log.warning("%s: no valid groups: no metrics", RERANKER_FILE)
     columns = training_columns(groups, texts, params.loss)
 
-    baseline = load_bi_encoder(baseline_model)
-    stock = order_metrics(bi_encoder_scores(baseline, valid, texts), valid)
-    del baseline
     model = load_cross_encoder(base_model, max_length=params.max_length)
     freeze_lower_layers(model, params.frozen_layers)
     t0 = time.perf_counter()
     loss, curve = fine_tune_cross_encoder(model, columns, params)
     seconds = time.perf_counter() - t0
+    fused = order_metrics(fused_scores(valid), valid)
     tuned = order_metrics(cross_encoder_scores(model, valid, texts), valid)
-    metrics = {f"stock_valid_{k}": v for k, v in stock.items()}
+    metrics = {f"fused_valid_{k}": v for k, v in fused.items()}
     metrics.update({f"valid_{k}": v for k, v in tuned.items()})
     log.info("trained the cross-encoder in %.0f s: %s", seconds, metrics)
-    if tuned and tuned["mrr"] <= stock["mrr"]:
+    if tuned and tuned["recall_at_8"] <= fused["recall_at_8"]:
         log.warning(
-            "the cross-encoder orders the valid groups no better than the bi-encoder "
-            "(MRR %.3f vs %.3f): the runtime should rank without it",
-            tuned["mrr"],
-            stock["mrr"],
+            "the cross-encoder's menu recall@8 on the valid groups is no better than the "
+            "fused order's (%.3f vs %.3f): rank without it (runtime.reranker: fused)",
+            tuned["recall_at_8"],
+            fused["recall_at_8"],
         )
     return RerankerResult(
         model=model,
@@ -359,13 +337,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("params", help="params.yaml (section `train_reranker`)")
     parser.add_argument("catalog", help="tool cards, JSONL")
-    parser.add_argument("train_dir", help=f"holds {RERANKER_FILE} and {PAIRS_FILE}")
+    parser.add_argument("train_dir", help=f"holds {RERANKER_FILE}")
     parser.add_argument("out_dir", help="model directory to (re)write")
     parser.add_argument("metrics", help="metrics JSON to write")
     parser.add_argument("--base-model", help="model to start from (default: packaged MiniLM)")
-    parser.add_argument(
-        "--baseline-model", help="bi-encoder to compare against (default: packaged MiniLM)"
-    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     quiet_progress()
@@ -379,34 +354,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     log.info(catalog.summary(args.catalog))
     train_dir, out_dir = Path(args.train_dir), Path(args.out_dir)
     groups = scan_parquet(train_dir / RERANKER_FILE, RERANKER_SCHEMA).collect()
-    pairs = (
-        scan_parquet(train_dir / PAIRS_FILE, PAIRS_SCHEMA)
-        .filter(pl.col("split") == "valid")
-        .select("query_id", "query", "tool_id", "label", "split")
-        .collect()
-    )
     base_model = Path(args.base_model) if args.base_model else stock_model_path()
-    baseline_model = Path(args.baseline_model) if args.baseline_model else stock_model_path()
-    run_params = {
-        **asdict(params),
-        "base_model": str(base_model),
-        "baseline_model": str(baseline_model),
-    }
+    run_params = {**asdict(params), "base_model": str(base_model)}
     with maybe_stage_run(SECTION, run_params) as is_main:
-        result = train_reranker(
-            groups,
-            pairs,
-            catalog.items,
-            params=params,
-            base_model=base_model,
-            baseline_model=baseline_model,
-        )
+        result = train_reranker(groups, catalog.items, params=params, base_model=base_model)
         if not is_main:
             return
         import mlflow
 
         log_dataset_digest("reranker", train_dir / RERANKER_FILE)
-        log_dataset_digest("pairs", train_dir / PAIRS_FILE)
         result.model.save(str(out_dir))
         log_model_dir("reranker", out_dir)
         for step, loss in result.loss_curve:
@@ -425,10 +381,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     nan = float("nan")
     print(
         f"train_reranker: {result.n_train_pairs} pairs in {metrics['stage_seconds']:.0f} s; "
-        f"valid MRR {metrics.get('stock_valid_mrr', nan):.3f} (bi-encoder) -> "
-        f"{metrics.get('valid_mrr', nan):.3f}, accuracy@1 "
-        f"{metrics.get('stock_valid_accuracy_at_1', nan):.3f} -> "
-        f"{metrics.get('valid_accuracy_at_1', nan):.3f}"
+        f"valid recall@8 {metrics.get('fused_valid_recall_at_8', nan):.3f} (fused order) -> "
+        f"{metrics.get('valid_recall_at_8', nan):.3f}, MRR "
+        f"{metrics.get('fused_valid_mrr', nan):.3f} -> {metrics.get('valid_mrr', nan):.3f}"
     )
 
 

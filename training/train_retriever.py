@@ -26,7 +26,7 @@ import os
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -647,6 +647,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("out_dir", help="model directory to (re)write")
     parser.add_argument("metrics", help="metrics JSON to write")
     parser.add_argument("--base-model", help="model to start from (default: packaged MiniLM)")
+    parser.add_argument(
+        "--sampler",
+        choices=SAMPLERS,
+        help="train only this sampler's block into OUT_DIR (overrides `sampler` and "
+        "`compare_uniform`; the ablation pipeline trains `uniform` this way)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     quiet_progress()
@@ -656,6 +662,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)
+    if args.sampler:
+        params = replace(params, sampler=args.sampler, compare_uniform=False)
     catalog = load_catalog(args.catalog)
     log.info(catalog.summary(args.catalog))
     train_dir, out_dir = Path(args.train_dir), Path(args.out_dir)
