@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,87 +12,11 @@ from serving.importers import (
 from serving.io import InputError, load_catalog
 from serving.lint import lint_catalog
 
-# A GitHub-like MCP server's tools/list result, as a client receives it (JSON-RPC envelope).
-MCP_RESULT = {
-    "jsonrpc": "2.0",
-    "id": 2,
-    "result": {
-        "tools": [
-            {
-                "name": "search_code",
-                "title": "Search code",
-                "description": "Search for code across GitHub repositories. Uses the code "
-                "search syntax; results are paginated.",
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {
-                        "q": {"type": "string", "description": "Search query"},
-                        "page": {"type": "integer", "minimum": 1},
-                    },
-                    "required": ["q"],
-                },
-                "annotations": {"readOnlyHint": True, "openWorldHint": True},
-            },
-            {
-                "name": "create_issue",
-                "description": "This tool creates a new issue in a GitHub repository.",
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {
-                        "owner": {"type": "string", "description": "Repository owner"},
-                        "repo": {"type": "string", "description": "Repository name"},
-                        "title": {"type": "string", "description": "Issue title"},
-                    },
-                    "required": ["owner", "repo", "title"],
-                },
-                "annotations": {
-                    "title": "Create issue",
-                    "readOnlyHint": False,
-                    "destructiveHint": False,
-                },
-            },
-            {
-                "name": "delete_branch",
-                "description": "Deletes a branch from a repository.",
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {"repo": {"type": "string"}, "branch": {"type": "string"}},
-                },
-                "annotations": {"destructiveHint": True, "idempotentHint": True},
-            },
-            {
-                # no annotations at all: MCP says such a tool may write
-                "name": "mergePullRequest",
-                "description": "Returns the merge commit after merging a pull request.",
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {"pullNumber": {"type": "integer"}, "repoId": {"type": "string"}},
-                },
-            },
-            {
-                # read-only wins over a destructive hint (the hint is for writes only)
-                "name": "get_me",
-                "description": "",
-                "inputSchema": {"type": "object"},
-                "annotations": {
-                    "title": "Get my user",
-                    "readOnlyHint": True,
-                    "destructiveHint": True,
-                },
-            },
-            {"description": "no name", "inputSchema": {"type": "object"}},
-            {"name": "bad_schema", "description": "x", "inputSchema": "object"},
-            {
-                "name": "bad_hint",
-                "description": "x",
-                "inputSchema": {"type": "object"},
-                "annotations": {"readOnlyHint": "yes"},
-            },
-            {"name": "invalid_schema", "description": "x", "inputSchema": {"type": "objekt"}},
-            {"name": "search_code", "description": "dup", "inputSchema": {"type": "object"}},
-        ]
-    },
-}
+# A GitHub-like MCP server's tools/list result, as a client receives it (JSON-RPC envelope):
+# readOnly / destructive / no annotations, a read-only hint beside a destructive one, and
+# five bad entries (no name, a string schema, a non-boolean hint, an invalid schema, a
+# repeated name).
+MCP_RESULT = json.loads((Path(__file__).parent / "fixtures" / "mcp_tools_list.json").read_text())
 
 
 @pytest.fixture

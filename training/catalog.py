@@ -1,0 +1,227 @@
+"""DVC stage `catalog`: import tool lists, merge them into the catalog, lint it, gate it.
+
+    python -m training.catalog PARAMS BASE_CATALOG OUT_DIR METRICS
+
+Everything downstream (mining, training, export) reads `OUT_DIR/catalog.jsonl`, the
+catalog this stage has imported and linted, never the raw inputs.
+
+1. BASE_CATALOG (tool cards, JSONL) loads with bad lines counted and quarantined
+   (`<OUT_DIR>.catalog.quarantine.jsonl`).
+2. Each entry of `catalog.sources` in params is imported (`serving.importers`): a tool
+   list in MCP `tools/list`, OpenAI or Anthropic form, its server name the namespace;
+   derived fields are marked as derived. A tool id that is already in the catalog fails
+   the stage, naming both sources; bad entries are counted, reported and quarantined
+   (`<OUT_DIR>.sources.quarantine.jsonl`).
+3. The merged catalog is linted (`serving.lint.lint_catalog`, with the packaged MiniLM
+   for near-duplicates when `embed` is on). All findings go to `OUT_DIR/lint.json`.
+4. The gate, `on_error`: `fail` stops the pipeline (exit 1, after the metrics are
+   written) when any tool has an error-severity finding; `exclude` leaves those tools out
+   of the output catalog and lists them in the metrics and in
+   `<OUT_DIR>.excluded.quarantine.jsonl`.
+
+Sources in params (paths relative to the repository root; `added_at` is required so a
+re-run gives the same bytes and the new-tool rule sees the real date):
+
+    catalog:
+      sources:
+        - {file: vendor/acme.tools.json, format: mcp, server: acme, added_at: 2026-11-01}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from serving.importers import import_tools
+from serving.io import load_catalog, quarantine_path_for, write_jsonl
+from serving.lint import Finding, count_findings, lint_catalog
+from serving.schema import ToolCard
+from training.common import ParamsError, read_section, write_metrics
+
+log = logging.getLogger(__name__)
+SECTION = "catalog"
+ON_ERROR = ("fail", "exclude")
+SOURCE_KEYS = {"file", "format", "server", "trust", "domain", "connection", "added_at"}
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    file: str
+    server: str
+    added_at: str
+    format: str = "auto"
+    trust: str = "third_party"
+    domain: str | None = None
+    connection: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Mirror of the `catalog` section of params.yaml."""
+
+    on_error: str  # fail | exclude
+    embed: bool  # embed summaries to find unannotated near-duplicates
+    sources: tuple[Source, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> Params:
+        if not isinstance(raw, Mapping):
+            raise ParamsError(f"{SECTION}: expected a mapping")
+        unknown = set(raw) - {"on_error", "embed", "sources"}
+        if unknown:
+            raise ParamsError(f"{SECTION}: unknown keys {sorted(unknown)}")
+        if raw.get("on_error") not in ON_ERROR:
+            raise ParamsError(f"{SECTION}.on_error: {raw.get('on_error')!r} not in {ON_ERROR}")
+        if not isinstance(raw.get("embed"), bool):
+            raise ParamsError(f"{SECTION}.embed: expected true or false")
+        sources = []
+        for i, entry in enumerate(raw.get("sources") or []):
+            where = f"{SECTION}.sources[{i}]"
+            if not isinstance(entry, Mapping):
+                raise ParamsError(f"{where}: expected a mapping")
+            if set(entry) - SOURCE_KEYS:
+                raise ParamsError(f"{where}: unknown keys {sorted(set(entry) - SOURCE_KEYS)}")
+            missing = {"file", "server", "added_at"} - set(entry)
+            if missing:
+                raise ParamsError(f"{where}: missing {sorted(missing)}")
+            sources.append(Source(**{k: str(v) for k, v in entry.items()}))
+        return cls(on_error=raw["on_error"], embed=raw["embed"], sources=tuple(sources))
+
+
+class CatalogError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class CatalogResult:
+    cards: list[ToolCard]  # the output catalog
+    findings: list[Finding]  # every lint finding on the merged catalog
+    excluded: list[ToolCard]  # tools left out by `on_error: exclude`
+    imported: dict[str, dict[str, int]]  # source file -> counts
+    rejected: list[dict[str, Any]]  # unreadable source entries, for the quarantine
+
+    @property
+    def error_tool_ids(self) -> list[str]:
+        return sorted({f.tool_id for f in self.findings if f.severity == "error"})
+
+
+def merge_sources(
+    base: Sequence[ToolCard], sources: Sequence[Source], *, root: Path
+) -> tuple[list[ToolCard], dict[str, dict[str, int]], list[dict[str, Any]]]:
+    """The base cards, then each source's; a repeated tool id raises, naming both."""
+    cards = list(base)
+    origin = {c.tool_id: "the base catalog" for c in base}
+    counts: dict[str, dict[str, int]] = {}
+    rejected: list[dict[str, Any]] = []
+    for source in sources:
+        result = import_tools(
+            root / source.file,
+            source.format,
+            source.server,
+            trust=source.trust,
+            domain=source.domain,
+            connection=source.connection,
+            added_at=source.added_at,
+        )
+        for card in result.items:
+            if card.tool_id in origin:
+                raise CatalogError(
+                    f"{source.file}: tool id {card.tool_id!r} is already in "
+                    f"{origin[card.tool_id]}"
+                )
+            origin[card.tool_id] = source.file
+            cards.append(card)
+        rejected += [{"source": source.file, "error": str(e)} for e in result.errors]
+        counts[source.file] = {"n_imported": len(result.items), "n_skipped": result.n_skipped}
+    return cards, counts, rejected
+
+
+def build_catalog(
+    base: Sequence[ToolCard], params: Params, *, root: Path, encoder: Any = None
+) -> CatalogResult:
+    cards, counts, rejected = merge_sources(base, params.sources, root=root)
+    findings = lint_catalog(cards, encoder=encoder)
+    bad = {f.tool_id for f in findings if f.severity == "error"}
+    kept = [c for c in cards if c.tool_id not in bad] if params.on_error == "exclude" else cards
+    excluded = [c for c in cards if c.tool_id in bad] if params.on_error == "exclude" else []
+    return CatalogResult(kept, findings, excluded, counts, rejected)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("params", help="params.yaml (section `catalog`)")
+    parser.add_argument("base_catalog", help="tool cards, JSONL")
+    parser.add_argument("out_dir", help="gets catalog.jsonl and lint.json")
+    parser.add_argument("metrics", help="metrics JSON")
+    parser.add_argument("--root", default=".", help="sources' paths are relative to this")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    t0 = time.perf_counter()
+    params = Params.from_dict(read_section(args.params, SECTION))
+    out_dir = Path(args.out_dir)
+    quarantine = {
+        what: quarantine_path_for(out_dir, what) for what in ("catalog", "sources", "excluded")
+    }
+    for stale in quarantine.values():
+        stale.unlink(missing_ok=True)  # a quarantine file always describes this run
+    base = load_catalog(args.base_catalog, quarantine=quarantine["catalog"])
+    log.info(base.summary(args.base_catalog))
+    encoder = None
+    if params.embed:
+        from serving.encoder import Encoder, stock_model_path
+
+        encoder = Encoder(stock_model_path())
+    result = build_catalog(base.items, params, root=Path(args.root), encoder=encoder)
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out_dir / "catalog.jsonl", (c.to_dict() for c in result.cards))
+    (out_dir / "lint.json").write_text(
+        json.dumps([f.to_dict() for f in result.findings], indent=2) + "\n"
+    )
+    if result.rejected:
+        write_jsonl(quarantine["sources"], result.rejected)
+    if result.excluded:
+        write_jsonl(quarantine["excluded"], (c.to_dict() for c in result.excluded))
+    counts = count_findings(result.findings)
+    metrics = {
+        "n_base_tools": len(base.items),
+        "n_quarantined_base_lines": base.n_skipped,
+        "sources": result.imported,
+        "n_quarantined_source_entries": len(result.rejected),
+        "n_tools": len(result.cards),
+        "findings": counts,
+        "n_error_tools": len(result.error_tool_ids),
+        "error_tools": result.error_tool_ids[:50],
+        "n_excluded": len(result.excluded),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    write_metrics(args.metrics, metrics)
+    with_errors = len(result.error_tool_ids)
+    print(
+        f"catalog: {len(base.items)} base + "
+        f"{sum(c['n_imported'] for c in result.imported.values())} imported tools from "
+        f"{len(params.sources)} sources; lint: {counts['by_severity']} "
+        f"({with_errors} tools with errors, {len(result.excluded)} excluded) -> "
+        f"{out_dir / 'catalog.jsonl'} ({len(result.cards)} tools) in {metrics['seconds']:.0f}s"
+    )
+    if with_errors and params.on_error == "fail":
+        log.error(
+            "%d tools have error findings (e.g. %s); see %s",
+            with_errors,
+            ", ".join(result.error_tool_ids[:3]),
+            out_dir / "lint.json",
+        )
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
