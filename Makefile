@@ -49,13 +49,26 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
 
-# The StableToolBench check (../shared/benchmarks/stabletoolbench): convert, export a stock
-# bundle, evaluate on the held-out half. Not part of `make demo` (about 8 minutes).
+# The whole pipeline on another dataset: StableToolBench (../shared/benchmarks/stabletoolbench,
+# read in place). Convert it (train half -> traces, eval half -> labeled queries), then the
+# same stage modules as dvc.yaml with every path under data/stb, models/stb, bundles/stb*,
+# metrics/stb: catalog gate, stock bundle, mining, both trainers, export, evaluation with
+# the stock bundle and fused order beside it. Not part of `make demo` (~25 min on 2 cores).
 STB_DIR ?= ../shared/benchmarks/stabletoolbench
 .PHONY: stb
 stb: $(STAMP)
-	$(PY) -m training.stabletoolbench params.yaml $(STB_DIR) data/stb --metrics metrics/stb_data.json
-	$(PY) -m training.export params.yaml data/stb/catalog.jsonl bundles/stb_base \
-		--metrics metrics/export_stb_base.json
-	$(PY) -m training.evaluate params.yaml data/stb/eval.jsonl bundles/stb_base \
-		metrics/eval_stb.json reports/eval_stb.md plots/eval_stb --baseline-bundle bundles/stb_base
+	$(PY) -m training.stabletoolbench params.yaml $(STB_DIR) data/stb --metrics metrics/stb/data.json
+	$(PY) -m training.catalog params.yaml data/stb/catalog.jsonl data/stb/catalog metrics/stb/catalog.json
+	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb_base \
+		--metrics metrics/stb/export_base.json
+	$(PY) -m training.mine params.yaml data/stb/catalog/catalog.jsonl data/stb/traces.jsonl \
+		bundles/stb_base data/stb/train plots/stb/sampling.png metrics/stb/mine.json
+	$(PY) -m training.train_retriever params.yaml data/stb/catalog/catalog.jsonl data/stb/train \
+		models/stb/retriever metrics/stb/train_retriever.json
+	$(PY) -m training.train_reranker params.yaml data/stb/catalog/catalog.jsonl data/stb/train \
+		models/stb/reranker metrics/stb/train_reranker.json
+	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb \
+		--retriever models/stb/retriever --reranker models/stb/reranker --metrics metrics/stb/export.json
+	$(PY) -m training.evaluate params.yaml data/stb/eval.jsonl bundles/stb metrics/stb/eval.json \
+		reports/eval_stb.md plots/stb/eval --baseline-bundle bundles/stb_base \
+		--variant fused_order=reranker:fused --variant stock_bundle=bundle:bundles/stb_base

@@ -75,13 +75,21 @@ class RuntimeCandidates:
         from serving.types import SessionContext
 
         started = time.perf_counter()
+        subgoals = [self._annotate(text) for text, _ in queries]
+        vectors = self.selector.encoder.encode(
+            [s.text for s in subgoals], show_progress=self.show_progress
+        )
         out = []
-        for text, context in tqdm(
-            queries, desc="reranker candidates", disable=not self.show_progress
+        for subgoal, vector, (_, context) in tqdm(
+            zip(subgoals, vectors, queries, strict=True),
+            total=len(queries),
+            desc="reranker candidates",
+            disable=not self.show_progress,
         ):
-            ctx = SessionContext.from_dict(context)
-            (step,) = self.selector.select([self._annotate(text)], ctx)
-            out.append([c.tool_id for c in step.filtered[: self.depth]])
+            found = self.selector.candidates(
+                subgoal, SessionContext.from_dict(context), vector=vector
+            )
+            out.append([c.tool_id for c in found[: self.depth]])
         self.seconds += time.perf_counter() - started
         return out
 
@@ -96,7 +104,7 @@ def synthetic_context(
     return {"connections": sorted({own, *(others[i] for i in picked)})}
 
 
-def _gold_and_equivalents(
+def gold_and_equivalents(
     pairs: pl.DataFrame, tools: pl.DataFrame
 ) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     gold_rows = pairs.filter(pl.col("label") == 1).select("query_id", "tool_id").unique()
@@ -204,7 +212,7 @@ def runtime_groups(
             missing_context += 1  # an unrestricted session: the runtime's default
         return contexts.get(request, {})
 
-    gold, equivalent = _gold_and_equivalents(pairs, tools)
+    gold, equivalent = gold_and_equivalents(pairs, tools)
     rows: list[dict[str, Any]] = []
     stats = {"n_valid_without_gold": 0, "n_train_gold_outside_candidates": 0}
     for split, frame in (("train", train), ("valid", valid)):

@@ -48,7 +48,10 @@ BUCKETS = ("head", "torso", "tail", "new")
 HEAD_SHARE = 0.5
 TORSO_SHARE = 0.8
 # Independent random streams per use, all derived from the one seed.
-_STREAMS = {"explore": 1, "uniform": 2, "reranker": 3, "random_negative": 4, "synthetic_context": 5}
+_STREAMS = {
+    "explore": 1, "uniform": 2, "reranker": 3, "random_negative": 4, "synthetic_context": 5,
+    "ltr": 6,
+}
 
 
 @dataclass(frozen=True, slots=True)

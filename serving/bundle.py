@@ -6,6 +6,8 @@ Layout (format version 1), every file hashed in `manifest.json`:
     dense/embeddings.npy     float32 [n_tools, dim], L2-normalised, row i = cards line i
     models/retriever/        the bi-encoder that embeds subgoals (and made the embeddings)
     models/reranker/         optional cross-encoder
+    models/ltr/              optional learned ranker: model.txt (LightGBM), features.json
+                             (the feature names it was trained on), history.json
     bm25/                    the bm25s index over `ToolCard.index_text()` tokens
     capabilities.json        operation -> row ids, entity -> row ids
     runtime.json             the runtime params the bundle was measured with
@@ -35,6 +37,8 @@ CARDS = "cards.jsonl"
 EMBEDDINGS = "dense/embeddings.npy"
 RETRIEVER_DIR = "models/retriever"
 RERANKER_DIR = "models/reranker"
+LTR_DIR = "models/ltr"
+LTR_MODEL, LTR_FEATURES = "model.txt", "features.json"
 BM25_DIR = "bm25"
 CAPABILITIES = "capabilities.json"
 RUNTIME = "runtime.json"
@@ -189,6 +193,11 @@ class Bundle:
         return path if path.is_dir() else None
 
     @property
+    def ltr_path(self) -> Path | None:
+        path = self.root / LTR_DIR
+        return path if path.is_dir() else None
+
+    @property
     def bm25_path(self) -> Path:
         return self.root / BM25_DIR
 
@@ -208,6 +217,26 @@ def load_bundle(root: str | Path) -> Bundle:
         capabilities=json.loads((root / CAPABILITIES).read_text()),
         runtime=json.loads((root / RUNTIME).read_text()),
     )
+
+
+def load_ranker(bundle: Bundle) -> tuple[Any, Any]:
+    """The bundle's LightGBM ranker and its history; refuses a ranker trained on other
+    features than this runtime computes (the file and both lists are named)."""
+    import lightgbm
+
+    from serving.ranking import FEATURE_NAMES, HISTORY_FILE, History
+
+    root = bundle.ltr_path
+    if root is None:
+        raise BundleError(f"{bundle.root}: no {LTR_DIR}")
+    names = tuple(json.loads((root / LTR_FEATURES).read_text()))
+    if names != FEATURE_NAMES:
+        raise BundleError(
+            f"{root / LTR_FEATURES}: the ranker was trained on features {list(names)}, "
+            f"this runtime computes {list(FEATURE_NAMES)}"
+        )
+    model = lightgbm.Booster(model_file=str(root / LTR_MODEL))
+    return model, History.load(root / HISTORY_FILE)
 
 
 def git_rev(cwd: str | Path = ".") -> str:

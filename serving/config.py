@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
+RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
+
 
 @dataclass(frozen=True, slots=True)
 class RuntimeParams:
@@ -20,7 +22,10 @@ class RuntimeParams:
     tie_margin: float = 0.02
     disclosure_margin: float = 0.05
     min_relevance: float = 0.0  # below it a tool leaves the menu; an empty menu = abstain
-    reranker: str = "auto"  # auto (cross-encoder when the bundle has one) | fused | cross_encoder
+    # auto: the best the bundle has (ltr, else cross_encoder, else fused) | one of those
+    reranker: str = "auto"
+    exploration_rate: float = 0.0  # ltr: bonus rate / sqrt(1 + uses) for tools with little history
+    exploration_cap: float = 0.1  # ltr: the bonus never exceeds this (relevance is in [0, 1])
     policy: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -30,9 +35,9 @@ class RuntimeParams:
         if unknown:
             raise ValueError(f"runtime params: unknown keys {unknown} (known: {sorted(names)})")
         params = cls(**data)
-        if params.reranker not in ("auto", "fused", "cross_encoder"):
+        if params.reranker not in RERANKERS:
             raise ValueError(
-                f"runtime params: reranker {params.reranker!r} is not auto|fused|cross_encoder"
+                f"runtime params: reranker {params.reranker!r} is not {'|'.join(RERANKERS)}"
             )
         return params
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from serving.encoder import PairScorer
+from serving.ranking import History, exploration_bonus, feature_matrix
 from serving.schema import ToolCard
 from serving.types import Candidate, Selection, Subgoal
 
@@ -55,6 +56,37 @@ class CrossEncoderReranker:
             for c, z in zip(candidates, logits, strict=True)
         ]
         return sorted(scored, key=lambda c: (-c.score, c.tool_id))
+
+
+@dataclass(frozen=True)
+class LearnedReranker:
+    """LightGBM (lambdarank) over `serving.ranking.FEATURE_NAMES`, on top of the
+    cross-encoder (its logit is a feature); relevance = sigmoid of the model's score, plus
+    a bounded exploration bonus for tools with little history when `exploration_rate` > 0.
+    """
+
+    inner: Reranker  # the cross-encoder
+    model: Any  # lightgbm.Booster
+    cards: Mapping[str, ToolCard]
+    history: History
+    exploration_rate: float = 0.0
+    exploration_cap: float = 0.1
+    name: str = "ltr"
+
+    def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
+        if not candidates:
+            return []
+        scored = self.inner.rerank(subgoal, candidates)
+        raw = self.model.predict(feature_matrix(subgoal, scored, self.cards, self.history))
+        out = []
+        for c, z in zip(scored, raw, strict=True):
+            tool = self.history.tool(c.tool_id)
+            bonus = exploration_bonus(
+                tool.success + tool.failure, rate=self.exploration_rate, cap=self.exploration_cap
+            )
+            relevance = min(1.0, 1.0 / (1.0 + math.exp(-float(z))) + bonus)
+            out.append(c.with_score(relevance, ltr=float(z), exploration=bonus))
+        return sorted(out, key=lambda c: (-c.score, c.tool_id))
 
 
 def break_ties(

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from serving.bundle import Bundle, load_bundle
+from serving.bundle import Bundle, load_bundle, load_ranker
 from serving.calls import CallVerdict, check_call
 from serving.config import RuntimeParams, utc_now
 from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
@@ -25,7 +25,13 @@ from serving.encoder import Encoder, PairScorer
 from serving.filters import HardFilter
 from serving.gate import ActiveSet, SearchTools
 from serving.policy import PolicyDecision, RiskPolicy
-from serving.rerank import CrossEncoderReranker, FusedOrderReranker, MenuStage, Reranker
+from serving.rerank import (
+    CrossEncoderReranker,
+    FusedOrderReranker,
+    LearnedReranker,
+    MenuStage,
+    Reranker,
+)
 from serving.retrieve import (
     AccessIndex,
     BM25Retriever,
@@ -203,13 +209,32 @@ class Selector:
     def _make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
         cards = {c.tool_id: c for c in bundle.cards}
         want = params.reranker
-        if want == "cross_encoder" and bundle.reranker_path is None:
-            raise ValueError(
-                f"{bundle.root}: runtime asks for a cross-encoder, the bundle has none"
+        if want == "auto":
+            want = (
+                "ltr" if bundle.ltr_path is not None
+                else "cross_encoder" if bundle.reranker_path is not None
+                else "fused"
             )
-        if want in ("auto", "cross_encoder") and bundle.reranker_path is not None:
-            return CrossEncoderReranker(PairScorer(bundle.reranker_path), cards)
-        return FusedOrderReranker(n_sources=3, rrf_k=params.rrf_k)
+        if want == "fused":
+            return FusedOrderReranker(n_sources=3, rrf_k=params.rrf_k)
+        if bundle.reranker_path is None:
+            raise ValueError(
+                f"{bundle.root}: runtime asks for {want}, the bundle has no cross-encoder"
+            )
+        cross_encoder = CrossEncoderReranker(PairScorer(bundle.reranker_path), cards)
+        if want == "cross_encoder":
+            return cross_encoder
+        if bundle.ltr_path is None:
+            raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
+        model, history = load_ranker(bundle)
+        return LearnedReranker(
+            cross_encoder,
+            model,
+            cards,
+            history,
+            exploration_rate=params.exploration_rate,
+            exploration_cap=params.exploration_cap,
+        )
 
     # --- public API -------------------------------------------------------------
 
@@ -301,18 +326,24 @@ class Selector:
 
     # --- one subgoal ------------------------------------------------------------
 
-    def _select_one(
-        self,
-        subgoal: Subgoal,
-        vector: np.ndarray,
-        mask: np.ndarray,
-        ctx: SessionContext,
-        *,
-        extra_exact: Sequence[int],
-        shared_ms: float,
-    ) -> StepResult:
+    def candidates(
+        self, subgoal: Subgoal, ctx: SessionContext, *, vector: np.ndarray | None = None
+    ) -> tuple[Candidate, ...]:
+        """What the menu stage would rerank for `subgoal` in this session: retrieval,
+        fusion and the hard filters, fused order (training replays traces with it).
+        `vector`: the subgoal's embedding when the caller encoded many in one batch (one
+        text at a time costs ~15x more per text on a CPU)."""
+        if vector is None:
+            vector = self.encoder.encode([subgoal.text])[0]
+        mask = self._access.mask(ctx)
+        retrieved, _ = self._retrieve(subgoal, vector, mask, extra_exact=[])
+        return HardFilter(self.cards, ctx, self.policy)(Selection(subgoal, retrieved)).candidates
+
+    def _retrieve(
+        self, subgoal: Subgoal, vector: np.ndarray, mask: np.ndarray, *, extra_exact: Sequence[int]
+    ) -> tuple[tuple[Candidate, ...], dict[str, float]]:
         p = self.params
-        timings: dict[str, float] = {"encode": shared_ms}
+        timings: dict[str, float] = {}
         t = time.perf_counter()
         rankings: dict[str, Hits] = {
             "dense": self._dense.search(vector, mask, p.n_per_retriever),
@@ -330,6 +361,22 @@ class Selector:
             for row, score, ranks in fused
         )
         timings["fuse"] = (time.perf_counter() - t) * 1e3
+        return retrieved, timings
+
+    def _select_one(
+        self,
+        subgoal: Subgoal,
+        vector: np.ndarray,
+        mask: np.ndarray,
+        ctx: SessionContext,
+        *,
+        extra_exact: Sequence[int],
+        shared_ms: float,
+    ) -> StepResult:
+        p = self.params
+        timings: dict[str, float] = {"encode": shared_ms}
+        retrieved, retrieval_ms = self._retrieve(subgoal, vector, mask, extra_exact=extra_exact)
+        timings.update(retrieval_ms)
 
         sel = Selection(subgoal, retrieved)
         t = time.perf_counter()

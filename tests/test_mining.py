@@ -533,10 +533,11 @@ def test_runtime_candidates_are_the_menu_stage_input(fixture_bundle):
     servers = {t.split(".")[0] for t in found}
     assert found and servers <= {"slack", "github"} and len(found) <= source.depth
     selector = Selector.from_bundle(fixture_bundle, reranker="fused")
-    (step,) = selector.select(
-        [source._annotate("post the release notes to #eng")], SessionContext.from_dict(session)
-    )
+    subgoal = source._annotate("post the release notes to #eng")
+    (step,) = selector.select([subgoal], SessionContext.from_dict(session))
     assert found == [c.tool_id for c in step.filtered][: source.depth]
+    assert [c.tool_id for c in selector.candidates(subgoal, SessionContext.from_dict(session))
+            ] == [c.tool_id for c in step.filtered]
 
 
 def test_reranker_groups_from_the_fixture_bundle(traces, cards, params, fixture_bundle):

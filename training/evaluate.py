@@ -17,7 +17,7 @@ when none is given; `rrf` fuses the two (k = rrf_k). The pipeline's request-leve
 the same way so the rows compare.
 
 Variants (`--variant NAME=KIND:ARG`, repeatable) rerun the pipeline with one part
-swapped: `reranker:fused` (the fused order instead of the cross-encoder),
+swapped: `reranker:fused|cross_encoder|ltr` (another menu order than the bundle's),
 `retriever:DIR` (another bi-encoder re-embeds the candidate's cards) and `bundle:DIR`
 (another bundle altogether). Selectors of one run share a cache of subgoal vectors and
 cross-encoder scores (`ModelCache`): the pipeline runs first and pays, and times, every
@@ -48,10 +48,11 @@ from tqdm.auto import tqdm
 
 from serving import metrics as M
 from serving.bundle import Bundle, load_bundle
+from serving.config import RERANKERS
 from serving.disclose import catalog_tokens
 from serving.encoder import Encoder, PairScorer
 from serving.io import load_queries
-from serving.rerank import CrossEncoderReranker
+from serving.rerank import CrossEncoderReranker, LearnedReranker
 from serving.retrieve import BM25Retriever, top_n
 from serving.schema import LabeledQuery
 from serving.selector import Selector, StepResult
@@ -385,8 +386,8 @@ class Variant:
                 f"--variant {spec!r}: expected NAME=KIND:ARG with KIND one of "
                 f"{', '.join(VARIANT_KINDS)}"
             )
-        if kind == "reranker" and arg not in ("fused", "cross_encoder", "auto"):
-            raise ValueError(f"--variant {spec!r}: reranker is fused, cross_encoder or auto")
+        if kind == "reranker" and arg not in RERANKERS:
+            raise ValueError(f"--variant {spec!r}: reranker is one of {', '.join(RERANKERS)}")
         return cls(name, kind, arg)
 
 
@@ -437,11 +438,7 @@ class ModelCache:
 
     def wrap(self, selector: Selector, *, encoder: Encoder | None = None) -> Selector:
         """The same selector with its models behind this cache."""
-        reranker = selector.reranker
-        if isinstance(reranker, CrossEncoderReranker) and not isinstance(
-            reranker.scorer, CachedPairScorer
-        ):
-            reranker = replace(reranker, scorer=CachedPairScorer(reranker.scorer, self.scores))
+        reranker = self._cached(selector.reranker)
         enc = encoder or selector.encoder
         return Selector(
             selector.bundle,
@@ -452,6 +449,16 @@ class ModelCache:
             encoder=enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc, self.vectors),
             bm25=BM25Retriever.load(selector.bundle.bm25_path),
         )
+
+
+    def _cached(self, reranker: Any) -> Any:
+        if isinstance(reranker, LearnedReranker):
+            return replace(reranker, inner=self._cached(reranker.inner))
+        if isinstance(reranker, CrossEncoderReranker) and not isinstance(
+            reranker.scorer, CachedPairScorer
+        ):
+            return replace(reranker, scorer=CachedPairScorer(reranker.scorer, self.scores))
+        return reranker
 
 
 def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None = None) -> Selector:
@@ -773,7 +780,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("plots", help="directory for plot data and PNGs")
     parser.add_argument("--baseline-bundle", help="stock bundle for the dense baseline")
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=KIND:ARG",
-                        help="reranker:fused | retriever:DIR | bundle:DIR (repeatable)")
+                        help="reranker:fused|cross_encoder|ltr | retriever:DIR | bundle:DIR "
+                        "(repeatable)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 

@@ -1,9 +1,12 @@
 """DVC stage `export`: build a selection bundle from a catalog and the models given.
 
     python -m training.export PARAMS CATALOG OUT_DIR [--retriever DIR] [--reranker DIR]
+        [--ltr DIR]
 
 Without --retriever the packaged all-MiniLM-L6-v2 embeds the cards; without --reranker
-the bundle has no cross-encoder and the runtime ranks by fused order.
+the bundle has no cross-encoder and the runtime ranks by fused order; --ltr adds the
+LightGBM ranker of `train_ltr` (its model, feature names and history table), refused
+when its feature names are not the ones this code computes.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ def export_bundle(
     retriever_path: Path,
     reranker_path: Path | None,
     runtime: RuntimeParams,
+    ltr_path: Path | None = None,
     params: Params,
     extra_params: dict[str, Any] | None = None,
 ) -> BundleManifest:
@@ -58,6 +62,18 @@ def export_bundle(
     shutil.copytree(retriever_path, out_dir / B.RETRIEVER_DIR, ignore=_MODEL_NOISE)
     if reranker_path is not None:
         shutil.copytree(reranker_path, out_dir / B.RERANKER_DIR, ignore=_MODEL_NOISE)
+    if ltr_path is not None:
+        if reranker_path is None:
+            raise ValueError("--ltr needs --reranker: the cross-encoder's logit is a feature")
+        from serving.ranking import FEATURE_NAMES
+
+        names = tuple(json.loads((ltr_path / B.LTR_FEATURES).read_text()))
+        if names != FEATURE_NAMES:
+            raise ValueError(
+                f"{ltr_path / B.LTR_FEATURES}: trained on {list(names)}, "
+                f"the runtime computes {list(FEATURE_NAMES)}"
+            )
+        shutil.copytree(ltr_path, out_dir / B.LTR_DIR, ignore=_MODEL_NOISE)
     encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
     vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
     np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
@@ -72,6 +88,7 @@ def export_bundle(
         models={
             "retriever": str(retriever_path),
             "reranker": str(reranker_path) if reranker_path else None,
+            "ltr": str(ltr_path) if ltr_path else None,
             "embedding_dim": int(vectors.shape[1]),
         },
     )
@@ -86,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("out_dir", help="bundle directory to (re)create")
     parser.add_argument("--retriever", help="bi-encoder dir (default: packaged all-MiniLM-L6-v2)")
     parser.add_argument("--reranker", help="cross-encoder dir (default: none)")
+    parser.add_argument("--ltr", help="learned ranker dir from train_ltr (default: none)")
     parser.add_argument("--metrics", help="where to write metrics/export.json")
     parser.add_argument(
         "--ledger", help="approval ledger: tools not approved, or changed since, are left out"
@@ -113,6 +131,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         out_dir,
         retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
         reranker_path=Path(args.reranker) if args.reranker else None,
+        ltr_path=Path(args.ltr) if args.ltr else None,
         runtime=runtime,
         params=params,
         extra_params={"approvals": {"ledger": args.ledger, "excluded": dict(excluded)}}

@@ -1,0 +1,210 @@
+"""The learned ranker's features and the reranker that uses them.
+
+The same pure functions compute a candidate's features when `train_ltr` builds its
+training groups and when the runtime reranks, so the model never sees a feature computed
+two ways. Relevance comes from the retrievers and the cross-encoder; history from a table
+of past outcomes the bundle carries (`History`); cost and latency are features only for
+completeness: the menu stage still lets them break near-ties only (`rerank.break_ties`).
+
+History is smoothed with a Beta(1, 1) prior: a tool never used scores 0.5, not 0 or 1.
+"Similar subgoals" share a capability key `operation:entity` from the decomposer's
+annotation of the subgoal (`operation:*` when it names no entity).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from serving.schema import ToolCard
+from serving.types import Candidate, Subgoal
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "cross_encoder",  # the cross-encoder's logit (0 when the bundle has none)
+    "fused",  # the RRF score
+    "rank_dense",
+    "rank_bm25",
+    "rank_capability",  # MISSING_RANK when that retriever did not return the tool
+    "exact",  # the subgoal names the tool
+    "operation_match",  # share of the subgoal's operations the tool offers
+    "entity_match",  # share of the subgoal's entities the tool acts on
+    "success_tool",  # Beta-smoothed success rate of the tool, all subgoals
+    "uses_tool",  # log(1 + uses of the tool)
+    "success_similar",  # Beta-smoothed success rate on subgoals with the same capability key
+    "uses_similar",  # log(1 + those uses)
+    "age_days",  # log(1 + days between the tool's added_at and the history's as_of)
+    "cost",
+    "latency_ms",
+)
+MISSING_RANK = 100.0
+HISTORY_FILE = "history.json"
+
+
+def capability_keys(subgoal: Subgoal) -> tuple[str, ...]:
+    """The subgoal's capability keys: every operation x entity, `op:*` without entities."""
+    entities = subgoal.entities or ("*",)
+    return tuple(sorted({f"{op}:{ent}" for op in subgoal.operations for ent in entities}))
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    success: int = 0
+    failure: int = 0
+
+    def rate(self) -> float:
+        return (self.success + 1.0) / (self.success + self.failure + 2.0)
+
+    def uses(self) -> float:
+        return math.log1p(self.success + self.failure)
+
+    def minus(self, success: bool) -> Outcomes:
+        """Without one outcome (leave-one-out at training time)."""
+        if success:
+            return Outcomes(max(0, self.success - 1), self.failure)
+        return Outcomes(self.success, max(0, self.failure - 1))
+
+
+@dataclass(frozen=True)
+class History:
+    """Past outcomes per tool and per (capability key, tool); `as_of` dates tool age."""
+
+    as_of: str = "1970-01-01"
+    tools: Mapping[str, Outcomes] = field(default_factory=dict)
+    similar: Mapping[str, Mapping[str, Outcomes]] = field(default_factory=dict)  # key -> tool
+
+    @classmethod
+    def from_events(
+        cls, events: Iterable[tuple[Sequence[str], str, bool]], *, as_of: str
+    ) -> History:
+        """From (capability keys of the subgoal, tool id, success) events."""
+        tools: dict[str, list[int]] = {}
+        similar: dict[str, dict[str, list[int]]] = {}
+        for keys, tool, success in events:
+            slot = 0 if success else 1
+            tools.setdefault(tool, [0, 0])[slot] += 1
+            for key in keys:
+                similar.setdefault(key, {}).setdefault(tool, [0, 0])[slot] += 1
+        return cls(
+            as_of=as_of,
+            tools={t: Outcomes(*c) for t, c in tools.items()},
+            similar={k: {t: Outcomes(*c) for t, c in v.items()} for k, v in similar.items()},
+        )
+
+    def tool(self, tool_id: str) -> Outcomes:
+        return self.tools.get(tool_id, Outcomes())
+
+    def on(self, keys: Sequence[str], tool_id: str) -> Outcomes:
+        """Outcomes of the tool over subgoals sharing any of `keys`."""
+        s = f = 0
+        for key in keys:
+            o = self.similar.get(key, {}).get(tool_id)
+            if o is not None:
+                s, f = s + o.success, f + o.failure
+        return Outcomes(s, f)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "as_of": self.as_of,
+            "tools": {t: [o.success, o.failure] for t, o in sorted(self.tools.items())},
+            "similar": {
+                k: {t: [o.success, o.failure] for t, o in sorted(v.items())}
+                for k, v in sorted(self.similar.items())
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> History:
+        return cls(
+            as_of=str(data["as_of"]),
+            tools={t: Outcomes(*c) for t, c in data["tools"].items()},
+            similar={
+                k: {t: Outcomes(*c) for t, c in v.items()} for k, v in data["similar"].items()
+            },
+        )
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), separators=(",", ":")))
+
+    @classmethod
+    def load(cls, path: str | Path) -> History:
+        return cls.from_dict(json.loads(Path(path).read_text()))
+
+
+def _age_days(added_at: str, as_of: str) -> float:
+    days = (date.fromisoformat(as_of[:10]) - date.fromisoformat(added_at[:10])).days
+    return math.log1p(max(0, days))
+
+
+def _share(wanted: Sequence[str], offered: set[str]) -> float:
+    return sum(w in offered for w in wanted) / len(wanted) if wanted else 0.0
+
+
+def candidate_features(
+    subgoal: Subgoal,
+    candidate: Candidate,
+    card: ToolCard,
+    history: History,
+    *,
+    keys: Sequence[str],
+    leave_out: bool | None = None,
+) -> list[float]:
+    """One candidate's features in FEATURE_NAMES order. `leave_out`: the success of the
+    training event this group came from, removed from the gold tool's history so the
+    model cannot read the label off it (None at run time)."""
+    s = candidate.scores
+    tool = history.tool(card.tool_id)
+    similar = history.on(keys, card.tool_id)
+    if leave_out is not None:
+        tool, similar = tool.minus(leave_out), similar.minus(leave_out) if keys else similar
+    ops = {c.split(":", 1)[0] for c in card.capabilities}
+    entities = set(card.entities) | {c.split(":", 1)[1] for c in card.capabilities if ":" in c}
+    return [
+        float(s.get("cross_encoder", 0.0)),
+        float(s.get("fused", 0.0)),
+        float(s.get("rank_dense", MISSING_RANK)),
+        float(s.get("rank_bm25", MISSING_RANK)),
+        float(s.get("rank_capability", MISSING_RANK)),
+        float(s.get("exact", 0.0)),
+        _share(subgoal.operations, ops),
+        _share(subgoal.entities, entities),
+        tool.rate(),
+        tool.uses(),
+        similar.rate(),
+        similar.uses(),
+        _age_days(card.added_at, history.as_of),
+        float(card.cost),
+        float(card.p50_ms),
+    ]
+
+
+def feature_matrix(
+    subgoal: Subgoal,
+    candidates: Sequence[Candidate],
+    cards: Mapping[str, ToolCard],
+    history: History,
+    *,
+    leave_out: Mapping[str, bool] | None = None,
+) -> np.ndarray:
+    """[len(candidates), len(FEATURE_NAMES)]; `leave_out`: tool id -> its event's success."""
+    keys = capability_keys(subgoal)
+    rows = [
+        candidate_features(
+            subgoal, c, cards[c.tool_id], history, keys=keys,
+            leave_out=(leave_out or {}).get(c.tool_id),
+        )
+        for c in candidates
+    ]
+    return np.asarray(rows, dtype=np.float64).reshape(len(candidates), len(FEATURE_NAMES))
+
+
+def exploration_bonus(uses: float, *, rate: float, cap: float) -> float:
+    """A UCB-style bonus that shrinks as a tool gathers history: rate / sqrt(1 + uses),
+    at most `cap` (`uses` is the raw count)."""
+    return min(cap, rate / math.sqrt(1.0 + uses)) if rate > 0 else 0.0

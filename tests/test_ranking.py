@@ -1,0 +1,139 @@
+"""The learned ranker: features by hand, history, the bonus, and the train_ltr stage end to
+end on the fixture world (mine -> train_ltr -> export --ltr -> the runtime)."""
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import lightgbm
+import numpy as np
+import pytest
+
+from serving.bundle import BundleError, finalize_manifest, load_bundle, load_ranker
+from serving.io import load_catalog
+from serving.ranking import (
+    FEATURE_NAMES,
+    MISSING_RANK,
+    History,
+    Outcomes,
+    capability_keys,
+    exploration_bonus,
+    feature_matrix,
+)
+from serving.types import Candidate, Subgoal
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACES = Path(__file__).parent / "fixtures" / "traces.jsonl"
+
+
+@pytest.fixture(scope="module")
+def cards(fixture_catalog):
+    return {c.tool_id: c for c in load_catalog(fixture_catalog, strict=True).items}
+
+
+def test_features_by_hand(cards):
+    card = cards["github.list_commits"]  # list:commit; entities commit, repository
+    subgoal = Subgoal("list commits and deploys", operations=("list",),
+                      entities=("commit", "deploy"))
+    assert capability_keys(subgoal) == ("list:commit", "list:deploy")
+    history = History.from_events(
+        [(("list:commit",), card.tool_id, True)] * 3
+        + [(("list:commit",), card.tool_id, False), (("get:diff",), card.tool_id, True)],
+        as_of="2026-11-01",
+    )
+    cand = Candidate(card.tool_id, 0.03, {"fused": 0.03, "rank_dense": 2.0, "exact": 0.0,
+                                          "cross_encoder": 1.5})
+    row = dict(zip(FEATURE_NAMES, feature_matrix(subgoal, [cand], cards, history)[0],
+                   strict=True))
+    assert row["cross_encoder"] == 1.5 and row["fused"] == 0.03 and row["rank_dense"] == 2.0
+    assert row["rank_bm25"] == row["rank_capability"] == MISSING_RANK
+    assert row["operation_match"] == 1.0 and row["entity_match"] == 0.5
+    assert row["success_tool"] == pytest.approx((4 + 1) / (5 + 2))  # 4 of 5, Beta(1, 1)
+    assert row["uses_tool"] == pytest.approx(math.log1p(5))
+    assert row["success_similar"] == pytest.approx((3 + 1) / (4 + 2))  # list:commit only
+    added = card.added_at[:10]
+    from datetime import date
+    days = (date(2026, 11, 1) - date.fromisoformat(added)).days
+    assert row["age_days"] == pytest.approx(math.log1p(max(days, 0)))
+    assert row["latency_ms"] == card.p50_ms
+    # leave-one-out removes the group's own success from the tool's counts
+    own = feature_matrix(subgoal, [cand], cards, history, leave_out={card.tool_id: True})[0]
+    assert own[FEATURE_NAMES.index("success_tool")] == pytest.approx((3 + 1) / (4 + 2))
+    assert own[FEATURE_NAMES.index("success_similar")] == pytest.approx((2 + 1) / (3 + 2))
+
+
+def test_history_round_trip_and_unknown_tools(tmp_path):
+    history = History.from_events([(("get:x",), "a.b", True), ((), "a.c", False)],
+                                  as_of="2026-01-02")
+    history.save(tmp_path / "h.json")
+    again = History.load(tmp_path / "h.json")
+    assert again == history and again.tool("a.c") == Outcomes(0, 1)
+    assert again.tool("never.used").rate() == 0.5 and again.on(("get:x",), "a.c") == Outcomes()
+
+
+def test_exploration_bonus_shrinks_with_history_and_is_capped():
+    assert exploration_bonus(0, rate=0.0, cap=0.1) == 0.0
+    assert exploration_bonus(0, rate=0.5, cap=0.1) == 0.1
+    assert exploration_bonus(3, rate=0.1, cap=0.5) == pytest.approx(0.05)
+    assert exploration_bonus(99, rate=0.1, cap=0.5) == pytest.approx(0.01)
+
+
+def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
+    tmp_path, monkeypatch, fixture_catalog, fixture_bundle
+):
+    from serving.encoder import stock_model_path
+    from serving.rerank import LearnedReranker
+    from serving.selector import Selector
+    from training import export, mine, train_ltr
+    from training.train_reranker import load_cross_encoder
+
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path}/mlflow.db")
+    params = tmp_path / "params.yaml"
+    text = (ROOT / "params.yaml").read_text()
+    params.write_text(text.replace("  min_child_samples: 20", "  min_child_samples: 1")
+                      .replace("  n_estimators: 200 ", "  n_estimators: 20 "))
+    train = tmp_path / "train"
+    mine.main([str(params), str(fixture_catalog), str(TRACES), str(fixture_bundle), str(train),
+               str(tmp_path / "sampling.png"), str(tmp_path / "mine.json")])
+    reranker = tmp_path / "reranker"
+    load_cross_encoder(stock_model_path(), max_length=64).save(str(reranker))
+    ltr, metrics_path = tmp_path / "ltr", tmp_path / "train_ltr.json"
+    train_ltr.main([str(params), str(fixture_catalog), str(TRACES), str(train), str(ltr),
+                    str(metrics_path), "--retriever", str(stock_model_path()),
+                    "--reranker", str(reranker)])
+
+    metrics = json.loads(metrics_path.read_text())
+    assert metrics["n_train_groups"] > 0 and metrics["n_valid_groups"] > 0
+    for name in ("ltr", "cross_encoder", "fused"):
+        for m in ("mrr", "recall_at_1", "recall_at_8"):
+            assert 0.0 <= metrics[f"valid_{name}_{m}"] <= 1.0
+    assert sum(metrics["importance_gain_share"].values()) == pytest.approx(1.0, abs=1e-3)
+    assert json.loads((ltr / "features.json").read_text()) == list(FEATURE_NAMES)
+    booster = lightgbm.Booster(model_file=str(ltr / "model.txt"))
+    assert booster.num_feature() == len(FEATURE_NAMES)
+
+    bundle = tmp_path / "bundle"
+    export.main([str(params), str(fixture_catalog), str(bundle), "--retriever",
+                 str(stock_model_path()), "--reranker", str(reranker), "--ltr", str(ltr)])
+    selector = Selector.from_bundle(bundle)
+    assert isinstance(selector.reranker, LearnedReranker)
+    step = selector.discover("list the commits of checkout-service").steps[0]
+    assert step.menu and all(0.0 <= c.score <= 1.0 for c in step.menu)
+    assert "ltr" in step.menu[0].scores
+
+    # a ranker trained on other features is refused, by export and by the runtime
+    other = tmp_path / "ltr-other"
+    shutil.copytree(ltr, other)
+    (other / "features.json").write_text(json.dumps(list(FEATURE_NAMES[:-1])))
+    with pytest.raises(ValueError, match="features.json"):
+        export.main([str(params), str(fixture_catalog), str(tmp_path / "b2"), "--reranker",
+                     str(reranker), "--ltr", str(other)])
+    (bundle / "models" / "ltr" / "features.json").write_text(json.dumps(["cross_encoder"]))
+    old = json.loads((bundle / "manifest.json").read_text())
+    (bundle / "manifest.json").unlink()
+    finalize_manifest(bundle, created_at=old["created_at"], git_rev=old["git_rev"],
+                      params=old["params"], models=old["models"])
+    with pytest.raises(BundleError, match="features.json"):
+        load_ranker(load_bundle(bundle))
+    assert np.isfinite(booster.predict(np.zeros((1, len(FEATURE_NAMES))))).all()

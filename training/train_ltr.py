@@ -1,0 +1,314 @@
+"""DVC stage `train_ltr`: LightGBM lambdarank over relevance and history features.
+
+    python -m training.train_ltr PARAMS CATALOG TRACES TRAIN_DIR OUT_DIR METRICS
+        --retriever DIR --reranker DIR
+
+The groups are what the ranker will see at run time: a scratch bundle with the
+fine-tuned retriever and cross-encoder replays each sampled trace subgoal in its
+session (retrieval, fusion, hard filters; the first `rerank_depth` candidates, each
+scored by the cross-encoder), and `serving.ranking.feature_matrix` turns every candidate
+into the features the runtime computes. Positives are drawn by the exploration sampler
+from the train split of `TRAIN_DIR/pairs.parquet` (cold-start pairs replay in a
+synthetic session, as in `features.candidates`); labels: 1 for a gold tool, a non-gold
+tool equivalent to a gold one is left out, the rest 0. A train group whose gold the
+runtime did not retrieve cannot teach an order and is counted, not used.
+
+History (`serving.ranking.History`): every trace event of TRACES, keyed by the
+capability keys of its subgoal; in a training group the event the group came from is
+taken out of its tool's counts (leave-one-out), or the model would read the label off it.
+
+Validation on the first `n_valid_groups` valid-split subgoals (all their candidates):
+MRR and recall@{1,3,8} of the LightGBM order against the cross-encoder's and the fused
+order on the same groups. Writes OUT_DIR/{model.txt, features.json, history.json}
+(`export --ltr OUT_DIR` packs them), METRICS with feature importances (gain).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from features.candidates import gold_and_equivalents, synthetic_context
+from features.dataset import PAIRS_SCHEMA, scan_parquet
+from features.mining import SYNTHETIC_PREFIX, tool_frame
+from features.sampling import SamplingParams, rng_for, sample_explore, train_positives
+from serving.io import load_catalog, load_traces
+from serving.ranking import FEATURE_NAMES, HISTORY_FILE, History, capability_keys, feature_matrix
+from serving.schema import ToolCard, Trace
+from training.common import load_params, read_section, write_metrics
+from training.train_reranker import order_metrics
+
+log = logging.getLogger(__name__)
+SECTION = "train_ltr"
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Mirror of the `train_ltr` section of params.yaml."""
+
+    n_groups: int  # train groups (one sampled positive each)
+    n_valid_groups: int
+    synthetic_servers: int  # other servers connected when replaying a cold-start pair
+    n_estimators: int
+    learning_rate: float
+    num_leaves: int
+    min_child_samples: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Groups:
+    features: np.ndarray  # [rows, len(FEATURE_NAMES)]
+    labels: np.ndarray  # [rows]
+    sizes: list[int]  # rows per group, in order
+    stats: dict[str, int]
+
+
+def history_from_traces(traces: Sequence[Trace], annotate: Any) -> History:
+    """Every event's (capability keys, tool, success); as_of = the newest event's date."""
+    keys: dict[str, tuple[str, ...]] = {}
+    events = []
+    for t in traces:
+        if t.subgoal not in keys:
+            keys[t.subgoal] = capability_keys(annotate(t.subgoal))
+        events.append((keys[t.subgoal], t.tool_id, t.success))
+    as_of = max((t.ts[:10] for t in traces if t.ts), default="1970-01-01")
+    return History.from_events(events, as_of=as_of)
+
+
+def replay_groups(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    split: str,
+    selector: Any,
+    annotate: Any,
+    history: History,
+    contexts: Mapping[str, Mapping[str, Any]],
+    gold: Mapping[str, set[str]],
+    equivalent: Mapping[str, set[str]],
+    synthetic: Any,
+) -> Groups:
+    """Each row (a positive of pairs.parquet) replayed through `selector` (module doc)."""
+    from tqdm import tqdm
+
+    from serving.types import SessionContext
+
+    depth = selector.params.rerank_depth
+    cards = selector.cards
+    feats, labels, sizes = [], [], []
+    stats = {"n_without_gold": 0}
+    subgoals = [annotate(row["query"]) for row in rows]
+    vectors = selector.encoder.encode([s.text for s in subgoals])  # one batch: ~15x faster
+    for row, subgoal, vector in tqdm(
+        zip(rows, subgoals, vectors, strict=True), total=len(rows), desc=f"ltr groups ({split})"
+    ):
+        request = row["request_id"]
+        context = synthetic(row) if request.startswith(SYNTHETIC_PREFIX) else contexts.get(
+            request, {}
+        )
+        found = selector.candidates(subgoal, SessionContext.from_dict(context), vector=vector)
+        scored = selector.reranker.rerank(subgoal, list(found[:depth]))
+        qid = row["query_id"]
+        kept = [
+            c for c in scored
+            if c.tool_id in gold.get(qid, ()) or c.tool_id not in equivalent.get(qid, ())
+        ]
+        y = [int(c.tool_id in gold.get(qid, ())) for c in kept]
+        if not any(y):
+            stats["n_without_gold"] += 1
+            continue
+        # the group's own event leaves its tool's history (train only; valid is unseen)
+        traced = split == "train" and row["source"] == "trace_success"
+        own = {row["tool_id"]: True} if traced else None
+        feats.append(feature_matrix(subgoal, kept, cards, history, leave_out=own))
+        labels.extend(y)
+        sizes.append(len(kept))
+    matrix = np.vstack(feats) if feats else np.zeros((0, len(FEATURE_NAMES)))
+    stats["n_groups"] = len(sizes)
+    return Groups(matrix, np.asarray(labels, dtype=np.int32), sizes, stats)
+
+
+def split_scores(flat: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
+    return list(np.split(np.asarray(flat, dtype=np.float64), np.cumsum(sizes)[:-1]))
+
+
+def order_comparison(model: Any, valid: Groups) -> dict[str, float]:
+    """MRR and recall@k on the valid groups: `ltr_*`, `cross_encoder_*` and `fused_*`."""
+    from training.train_reranker import Group
+
+    labels = split_scores(valid.labels, valid.sizes)
+    groups = [Group("", tuple(map(str, range(len(y)))), tuple(map(int, y)), ()) for y in labels]
+    columns = {name: i for i, name in enumerate(FEATURE_NAMES)}
+    orders = {
+        "ltr": model.predict(valid.features),
+        "cross_encoder": valid.features[:, columns["cross_encoder"]],
+        "fused": valid.features[:, columns["fused"]],
+    }
+    out: dict[str, float] = {}
+    for name, flat in orders.items():
+        scores = order_metrics(split_scores(flat, valid.sizes), groups)
+        out.update({f"{name}_{k}": v for k, v in scores.items()})
+    return out
+
+
+def fit_ranker(train: Groups, params: Params) -> Any:
+    import lightgbm
+
+    model = lightgbm.LGBMRanker(
+        objective="lambdarank",
+        n_estimators=params.n_estimators,
+        learning_rate=params.learning_rate,
+        num_leaves=params.num_leaves,
+        min_child_samples=params.min_child_samples,
+        random_state=params.seed,
+        n_jobs=2,
+        verbose=-1,
+    )
+    model.fit(train.features, train.labels, group=train.sizes, feature_name=list(FEATURE_NAMES))
+    return model
+
+
+def sample_rows(pairs: pl.DataFrame, params: Params, sampling: SamplingParams) -> dict[str, list]:
+    draw = SamplingParams(
+        n_samples=params.n_groups,
+        max_per_tool=sampling.max_per_tool,
+        temperature=sampling.temperature,
+        new_tool_quota=sampling.new_tool_quota,
+    )
+    train = sample_explore(
+        train_positives(pairs), draw, seed=params.seed, stream="ltr", repeat_quota=False
+    )
+    valid = (
+        pairs.filter(
+            (pl.col("split") == "valid")
+            & (pl.col("label") == 1)
+            & (pl.col("source") == "trace_success")
+        )
+        .sort("query_id", "tool_id")
+        .unique("query_id", keep="first", maintain_order=True)
+        .head(params.n_valid_groups)
+    )
+    return {"train": train.to_dicts(), "valid": valid.to_dicts()}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("params", help="params.yaml (sections `train_ltr`, `mine`, `runtime`)")
+    parser.add_argument("catalog", help="tool cards, JSONL")
+    parser.add_argument("traces", help="trace events, JSONL (sessions and history)")
+    parser.add_argument("train_dir", help="holds pairs.parquet")
+    parser.add_argument("out_dir", help="gets model.txt, features.json, history.json")
+    parser.add_argument("metrics", help="metrics JSON")
+    parser.add_argument("--retriever", required=True, help="the fine-tuned bi-encoder dir")
+    parser.add_argument("--reranker", required=True, help="the cross-encoder dir")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    from serving.config import RuntimeParams
+    from serving.decompose import DecomposerVocabulary, RuleDecomposer
+    from serving.selector import Selector
+    from training.export import Params as ExportParams
+    from training.export import export_bundle
+    from training.mine import load_mine_params
+    from training.tracking import log_dataset_digest, log_metrics, stage_run
+
+    t0 = time.perf_counter()
+    params = load_params(args.params, SECTION, Params)
+    sampling = load_mine_params(args.params).sampling
+    runtime = RuntimeParams.from_dict(read_section(args.params, "runtime"))
+    catalog = load_catalog(args.catalog)
+    cards: list[ToolCard] = list(catalog.items)
+    traces = load_traces(args.traces, known_tools=[c.tool_id for c in cards])
+    log.info(traces.summary(args.traces))
+    pairs = scan_parquet(Path(args.train_dir) / "pairs.parquet", PAIRS_SCHEMA).collect()
+
+    annotate = RuleDecomposer(DecomposerVocabulary.from_cards(cards)).annotate
+    history = history_from_traces(traces.items, annotate)
+    tools = tool_frame(cards, {}, new_tool_days=0)
+    gold, equivalent = gold_and_equivalents(pairs, tools)
+    contexts = {t.request_id: t.context for t in traces.items}
+    servers = sorted({c.server for c in cards})
+    server_of = {c.tool_id: c.server for c in cards}
+    rng = rng_for(params.seed, "synthetic_context")
+
+    def synthetic(row: Mapping[str, Any]) -> dict[str, Any]:
+        return synthetic_context(row["tool_id"], servers, server_of, params.synthetic_servers, rng)
+
+    rows = sample_rows(pairs, params, sampling)
+    with tempfile.TemporaryDirectory(prefix="toolsift-ltr-") as tmp:
+        export_bundle(
+            cards,
+            Path(tmp) / "bundle",
+            retriever_path=Path(args.retriever),
+            reranker_path=Path(args.reranker),
+            runtime=runtime,
+            params=load_params(args.params, "export", ExportParams),
+        )
+        selector = Selector.from_bundle(Path(tmp) / "bundle", reranker="cross_encoder")
+        built = {
+            split: replay_groups(
+                rows[split], split=split, selector=selector, annotate=annotate,
+                history=history, contexts=contexts, gold=gold, equivalent=equivalent,
+                synthetic=synthetic,
+            )
+            for split in ("train", "valid")
+        }
+    t_fit = time.perf_counter()
+    model = fit_ranker(built["train"], params)
+    fit_seconds = time.perf_counter() - t_fit
+    comparison = order_comparison(model, built["valid"])
+
+    out_dir = Path(args.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    model.booster_.save_model(str(out_dir / "model.txt"))
+    (out_dir / "features.json").write_text(json.dumps(list(FEATURE_NAMES), indent=1) + "\n")
+    history.save(out_dir / HISTORY_FILE)
+    importance = model.booster_.feature_importance(importance_type="gain")
+    total = float(importance.sum()) or 1.0
+    metrics = {
+        **{f"valid_{k}": round(v, 4) for k, v in comparison.items()},
+        "importance_gain_share": {
+            n: round(float(g) / total, 4) for n, g in zip(FEATURE_NAMES, importance, strict=True)
+        },
+        "n_train_groups": built["train"].stats["n_groups"],
+        "n_train_rows": int(built["train"].labels.size),
+        "n_train_without_gold": built["train"].stats["n_without_gold"],
+        "n_valid_groups": built["valid"].stats["n_groups"],
+        "n_valid_without_gold": built["valid"].stats["n_without_gold"],
+        "n_history_tools": len(history.tools),
+        "fit_seconds": round(fit_seconds, 2),
+        "stage_seconds": round(time.perf_counter() - t0, 1),
+    }
+    write_metrics(args.metrics, metrics)
+    with stage_run(SECTION, {SECTION: asdict(params)}):
+        import mlflow
+
+        log_metrics(metrics)
+        log_dataset_digest("pairs", Path(args.train_dir) / "pairs.parquet")
+        log_dataset_digest("traces", args.traces)
+        mlflow.log_artifact(str(out_dir / "model.txt"))
+        mlflow.log_artifact(str(out_dir / "features.json"))
+    print(
+        f"train_ltr: {metrics['n_train_groups']} groups ({metrics['n_train_rows']} rows); valid "
+        f"recall@1 fused {comparison['fused_recall_at_1']:.3f} / cross-encoder "
+        f"{comparison['cross_encoder_recall_at_1']:.3f} / ltr {comparison['ltr_recall_at_1']:.3f}, "
+        f"recall@8 {comparison['fused_recall_at_8']:.3f} / "
+        f"{comparison['cross_encoder_recall_at_8']:.3f} / {comparison['ltr_recall_at_8']:.3f} "
+        f"in {metrics['stage_seconds']:.0f}s -> {out_dir}"
+    )
+
+
+if __name__ == "__main__":
+    main()
