@@ -52,13 +52,15 @@ clean:
 # The whole pipeline on another dataset: StableToolBench (../shared/benchmarks/stabletoolbench,
 # read in place). Convert it (train half -> traces, eval half -> labeled queries), then the
 # same stage modules as dvc.yaml with every path under data/stb, models/stb, bundles/stb*,
-# metrics/stb: catalog gate, stock bundle, mining, both trainers, export, evaluation with
-# the stock bundle and fused order beside it. Not part of `make demo` (~25 min on 2 cores).
+# metrics/stb: catalog gate, stock bundle, mining, the three trainers, export, evaluation
+# with the cross-encoder alone, fused order, domain routing and the stock bundle beside
+# the default. Not part of `make demo` (~25 min on 2 cores).
 STB_DIR ?= ../shared/benchmarks/stabletoolbench
 .PHONY: stb
 stb: $(STAMP)
 	$(PY) -m training.stabletoolbench params.yaml $(STB_DIR) data/stb --metrics metrics/stb/data.json
-	$(PY) -m training.catalog params.yaml data/stb/catalog.jsonl data/stb/catalog metrics/stb/catalog.json
+	$(PY) -m training.catalog params.yaml data/stb/catalog.jsonl data/stb/catalog \
+		metrics/stb/catalog.json --on-error report
 	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb_base \
 		--metrics metrics/stb/export_base.json
 	$(PY) -m training.mine params.yaml data/stb/catalog/catalog.jsonl data/stb/traces.jsonl \
@@ -67,8 +69,13 @@ stb: $(STAMP)
 		models/stb/retriever metrics/stb/train_retriever.json
 	$(PY) -m training.train_reranker params.yaml data/stb/catalog/catalog.jsonl data/stb/train \
 		models/stb/reranker metrics/stb/train_reranker.json
+	$(PY) -m training.train_ltr params.yaml data/stb/catalog/catalog.jsonl data/stb/traces.jsonl \
+		data/stb/train models/stb/ltr metrics/stb/train_ltr.json \
+		--retriever models/stb/retriever --reranker models/stb/reranker
 	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb \
-		--retriever models/stb/retriever --reranker models/stb/reranker --metrics metrics/stb/export.json
+		--retriever models/stb/retriever --reranker models/stb/reranker --ltr models/stb/ltr \
+		--metrics metrics/stb/export.json
 	$(PY) -m training.evaluate params.yaml data/stb/eval.jsonl bundles/stb metrics/stb/eval.json \
 		reports/eval_stb.md plots/stb/eval --baseline-bundle bundles/stb_base \
-		--variant fused_order=reranker:fused --variant stock_bundle=bundle:bundles/stb_base
+		--variant cross_encoder=reranker:cross_encoder --variant fused_order=reranker:fused \
+		--variant domain_routing=runtime:routing=domain --variant stock_bundle=bundle:bundles/stb_base

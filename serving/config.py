@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
+ROUTINGS = ("flat", "domain")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,8 @@ class RuntimeParams:
     reranker: str = "auto"
     exploration_rate: float = 0.0  # ltr: bonus rate / sqrt(1 + uses) for tools with little history
     exploration_cap: float = 0.1  # ltr: the bonus never exceeds this (relevance is in [0, 1])
+    routing: str = "flat"  # flat | domain: two hops, the subgoal's domains first
+    route_domains: int = 3  # domain routing: retrieve inside this many domains
     policy: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -39,6 +42,8 @@ class RuntimeParams:
             raise ValueError(
                 f"runtime params: reranker {params.reranker!r} is not {'|'.join(RERANKERS)}"
             )
+        if params.routing not in ROUTINGS:
+            raise ValueError(f"runtime params: routing {params.routing!r} is not flat|domain")
         return params
 
     def to_dict(self) -> dict[str, Any]:

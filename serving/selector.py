@@ -41,6 +41,7 @@ from serving.retrieve import (
     Hits,
     rrf_fuse,
 )
+from serving.routing import DomainRouter
 from serving.schema import ToolCard
 from serving.types import Candidate, Selection, SessionContext, Subgoal
 
@@ -179,6 +180,11 @@ class Selector:
         self._bm25 = bm25
         self._capability = CapabilityRetriever(bundle.capabilities, len(bundle.cards))
         self._exact = ExactNameMatcher(bundle.cards)
+        self._router = (
+            DomainRouter.build([c.domain for c in bundle.cards], bundle.embeddings)
+            if params.routing == "domain"
+            else None
+        )
 
     @classmethod
     def from_bundle(
@@ -335,8 +341,7 @@ class Selector:
         text at a time costs ~15x more per text on a CPU)."""
         if vector is None:
             vector = self.encoder.encode([subgoal.text])[0]
-        mask = self._access.mask(ctx)
-        retrieved, _ = self._retrieve(subgoal, vector, mask, extra_exact=[])
+        retrieved, _ = self._retrieve(subgoal, vector, self._access.mask(ctx), extra_exact=[])
         return HardFilter(self.cards, ctx, self.policy)(Selection(subgoal, retrieved)).candidates
 
     def _retrieve(
@@ -345,6 +350,8 @@ class Selector:
         p = self.params
         timings: dict[str, float] = {}
         t = time.perf_counter()
+        if self._router is not None:
+            mask = mask & self._router.mask(vector, p.route_domains)
         rankings: dict[str, Hits] = {
             "dense": self._dense.search(vector, mask, p.n_per_retriever),
             "bm25": self._bm25.search(subgoal.text, mask, p.n_per_retriever),

@@ -77,12 +77,17 @@ def test_error_findings_fail_or_exclude(tmp_path, fixture_catalog):
     excluded = tmp_path / "exclude" / "data" / "catalog.excluded.quarantine.jsonl"
     assert json.loads(excluded.read_text())["tool_id"] == poisoned["tool_id"]
 
+    out, metrics = run(tmp_path / "report", base, on_error="report")
+    assert len(load_catalog(out / "catalog.jsonl").items) == len(lines)
+    assert metrics["error_tools"] == [poisoned["tool_id"]] and metrics["n_excluded"] == 0
+
 
 def test_params_are_checked():
     ok = {"on_error": "fail", "embed": False}
     assert Params.from_dict(ok).sources == ()
     with pytest.raises(ParamsError, match="on_error"):
         Params.from_dict({**ok, "on_error": "warn"})
+    assert Params.from_dict({**ok, "on_error": "report"}).on_error == "report"
     with pytest.raises(ParamsError, match=r"sources\[0\]: missing \['added_at'\]"):
         Params.from_dict({**ok, "sources": [{"file": "x.json", "server": "x"}]})
     with pytest.raises(ParamsError, match="unknown keys"):

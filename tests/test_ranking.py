@@ -92,7 +92,9 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     params = tmp_path / "params.yaml"
     text = (ROOT / "params.yaml").read_text()
     params.write_text(text.replace("  min_child_samples: 20", "  min_child_samples: 1")
-                      .replace("  n_estimators: 200 ", "  n_estimators: 20 "))
+                      .replace("  n_estimators: 200 ", "  n_estimators: 20 ")
+                      .replace("  n_valid_groups: 200 ", "  n_valid_groups: 2 ")
+                      .replace("  valid_share: 0.15 ", "  valid_share: 0.5 "))
     train = tmp_path / "train"
     mine.main([str(params), str(fixture_catalog), str(TRACES), str(fixture_bundle), str(train),
                str(tmp_path / "sampling.png"), str(tmp_path / "mine.json")])

@@ -14,10 +14,11 @@ catalog this stage has imported and linted, never the raw inputs.
    (`<OUT_DIR>.sources.quarantine.jsonl`).
 3. The merged catalog is linted (`serving.lint.lint_catalog`, with the packaged MiniLM
    for near-duplicates when `embed` is on). All findings go to `OUT_DIR/lint.json`.
-4. The gate, `on_error`: `fail` stops the pipeline (exit 1, after the metrics are
-   written) when any tool has an error-severity finding; `exclude` leaves those tools out
-   of the output catalog and lists them in the metrics and in
-   `<OUT_DIR>.excluded.quarantine.jsonl`.
+4. The gate, `on_error` (or `--on-error`): `fail` stops the pipeline (exit 1, after the
+   metrics are written) when any tool has an error-severity finding; `exclude` leaves
+   those tools out of the output catalog and lists them in the metrics and in
+   `<OUT_DIR>.excluded.quarantine.jsonl`; `report` keeps them and only reports them (for
+   a benchmark catalog measured as it is, not one being installed).
 
 Sources in params (paths relative to the repository root; `added_at` is required so a
 re-run gives the same bytes and the new-tool rule sees the real date):
@@ -34,7 +35,7 @@ import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ from training.common import ParamsError, read_section, write_metrics
 
 log = logging.getLogger(__name__)
 SECTION = "catalog"
-ON_ERROR = ("fail", "exclude")
+ON_ERROR = ("fail", "exclude", "report")
 SOURCE_KEYS = {"file", "format", "server", "trust", "domain", "connection", "added_at"}
 
 
@@ -65,7 +66,7 @@ class Source:
 class Params:
     """Mirror of the `catalog` section of params.yaml."""
 
-    on_error: str  # fail | exclude
+    on_error: str  # fail | exclude | report
     embed: bool  # embed summaries to find unannotated near-duplicates
     sources: tuple[Source, ...] = field(default_factory=tuple)
 
@@ -162,11 +163,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("out_dir", help="gets catalog.jsonl and lint.json")
     parser.add_argument("metrics", help="metrics JSON")
     parser.add_argument("--root", default=".", help="sources' paths are relative to this")
+    parser.add_argument("--on-error", choices=ON_ERROR, help="overrides params `on_error`")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
     t0 = time.perf_counter()
     params = Params.from_dict(read_section(args.params, SECTION))
+    if args.on_error:
+        params = replace(params, on_error=args.on_error)
     out_dir = Path(args.out_dir)
     quarantine = {
         what: quarantine_path_for(out_dir, what) for what in ("catalog", "sources", "excluded")

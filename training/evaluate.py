@@ -18,6 +18,7 @@ the same way so the rows compare.
 
 Variants (`--variant NAME=KIND:ARG`, repeatable) rerun the pipeline with one part
 swapped: `reranker:fused|cross_encoder|ltr` (another menu order than the bundle's),
+`runtime:KEY=VALUE,...` (runtime params over the bundle's, e.g. `exploration_rate=0.1`),
 `retriever:DIR` (another bi-encoder re-embeds the candidate's cards) and `bundle:DIR`
 (another bundle altogether). Selectors of one run share a cache of subgoal vectors and
 cross-encoder scores (`ModelCache`): the pipeline runs first and pays, and times, every
@@ -48,7 +49,7 @@ from tqdm.auto import tqdm
 
 from serving import metrics as M
 from serving.bundle import Bundle, load_bundle
-from serving.config import RERANKERS
+from serving.config import RERANKERS, RuntimeParams
 from serving.disclose import catalog_tokens
 from serving.encoder import Encoder, PairScorer
 from serving.io import load_queries
@@ -62,7 +63,7 @@ log = logging.getLogger(__name__)
 SECTION = "evaluate"
 Pick = Callable[[StepResult], str | None]
 STAGE_ORDER = ("decompose", "encode", "retrieve", "fuse", "filter", "rerank", "disclose", "total")
-VARIANT_KINDS = ("reranker", "retriever", "bundle")
+VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime")
 BASELINES = ("bm25", "dense", "rrf")
 WARMUP_REQUEST = "list the most recent items"
 
@@ -373,8 +374,20 @@ def plain_baselines(
 @dataclass(frozen=True, slots=True)
 class Variant:
     name: str
-    kind: str  # reranker | retriever | bundle
+    kind: str  # reranker | retriever | bundle | runtime
     arg: str
+
+    def overrides(self) -> dict[str, Any]:
+        """`runtime:KEY=VALUE,KEY=VALUE`: runtime params over the bundle's (YAML values)."""
+        import yaml
+
+        out = {}
+        for item in self.arg.split(","):
+            key, sep, value = item.partition("=")
+            if not (sep and key.strip()):
+                raise ValueError(f"--variant {self.name}: expected KEY=VALUE, got {item!r}")
+            out[key.strip()] = yaml.safe_load(value)
+        return out
 
     @classmethod
     def parse(cls, spec: str) -> Variant:
@@ -388,7 +401,10 @@ class Variant:
             )
         if kind == "reranker" and arg not in RERANKERS:
             raise ValueError(f"--variant {spec!r}: reranker is one of {', '.join(RERANKERS)}")
-        return cls(name, kind, arg)
+        variant = cls(name, kind, arg)
+        if kind == "runtime":
+            RuntimeParams.from_dict(variant.overrides())  # unknown keys fail here
+        return variant
 
 
 class CachedEncoder(Encoder):
@@ -471,6 +487,11 @@ def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None 
         return cache.wrap(swapped)
     if variant.kind == "bundle":
         return cache.wrap(Selector.from_bundle(variant.arg))
+    if variant.kind == "runtime":
+        swapped = Selector.from_bundle(
+            base.bundle.root, decomposer=base.decomposer, overrides=variant.overrides()
+        )
+        return cache.wrap(swapped)
     encoder = CachedEncoder(Encoder(variant.arg), cache.vectors)
     embeddings = encoder.encode([c.index_text() for c in base.bundle.cards])
     swapped = Selector(
@@ -780,8 +801,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("plots", help="directory for plot data and PNGs")
     parser.add_argument("--baseline-bundle", help="stock bundle for the dense baseline")
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=KIND:ARG",
-                        help="reranker:fused|cross_encoder|ltr | retriever:DIR | bundle:DIR "
-                        "(repeatable)")
+                        help="reranker:fused|cross_encoder|ltr | retriever:DIR | bundle:DIR | "
+                        "runtime:KEY=VALUE,... (repeatable)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
