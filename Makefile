@@ -17,7 +17,7 @@ export TOKENIZERS_PARALLELISM := false
 # dvc runs stage commands through the shell: `python` there must be the venv's.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo ablation test test-all lint clean
+.PHONY: install demo studies test test-all lint clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,9 +31,10 @@ demo: $(STAMP)
 	$(VENV)/bin/dvc repro
 	$(VENV)/bin/dvc metrics show
 
-# What each choice is worth (sampling, reranker, fine-tuning): ablation/dvc.yaml, after demo.
-ablation: $(STAMP)
-	$(VENV)/bin/dvc repro ablation/dvc.yaml
+# Beside the demo (studies/dvc.yaml, after `make demo`): the security study and the
+# ablations (what each choice is worth: reranker, exploration, routing, sampling, tuning).
+studies: $(STAMP)
+	$(VENV)/bin/dvc repro studies/dvc.yaml
 	$(VENV)/bin/dvc metrics show
 
 test: $(STAMP)

@@ -7,12 +7,17 @@ The groups are what the ranker will see at run time: a scratch bundle with the
 fine-tuned retriever and cross-encoder replays each sampled trace subgoal in its
 session (retrieval, fusion, hard filters; the first `rerank_depth` candidates, each
 scored by the cross-encoder), and `serving.ranking.feature_matrix` turns every candidate
-into the features the runtime computes. The groups come from the *valid* split of
-`TRAIN_DIR/pairs.parquet`, which neither encoder trained on (`sample_rows`): the first
-`n_valid_groups` distinct queries validate, the exploration sampler draws `n_groups`
-training positives from the rest. Labels: 1 for a gold tool, a non-gold tool equivalent
-to a gold one is left out, the rest 0. A group whose gold the runtime did not retrieve
-cannot teach an order and is counted, not used.
+into the features the runtime computes. Positives are drawn by the exploration sampler
+from the train split of `TRAIN_DIR/pairs.parquet` (cold-start pairs replay in a
+synthetic session, as in `features.candidates`); labels: 1 for a gold tool, a non-gold
+tool equivalent to a gold one is left out, the rest 0. A train group whose gold the
+runtime did not retrieve cannot teach an order and is counted, not used.
+
+Why the train split, although the fine-tuned retriever has seen those queries: fit on
+held-out (valid-split) traces instead, the ranker did worse on the demo eval requests
+(end-to-end 0.739 vs 0.767, new-tool slice 0.571 vs 0.805): the valid split holds only
+traced positives, so the ranker never met a new tool and learned that history decides.
+The train draw carries the exploration sampler's new-tool quota and cold-start pairs.
 
 History (`serving.ranking.History`): every trace event of TRACES, keyed by the
 capability keys of its subgoal; in a training group the event the group came from is
@@ -39,10 +44,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from features.candidates import gold_and_equivalents
+from features.candidates import gold_and_equivalents, synthetic_context
 from features.dataset import PAIRS_SCHEMA, scan_parquet
-from features.mining import tool_frame
-from features.sampling import SamplingParams, sample_explore
+from features.mining import SYNTHETIC_PREFIX, tool_frame
+from features.sampling import SamplingParams, rng_for, sample_explore, train_positives
 from serving.io import load_catalog, load_traces
 from serving.ranking import FEATURE_NAMES, HISTORY_FILE, History, capability_keys, feature_matrix
 from serving.schema import ToolCard, Trace
@@ -59,6 +64,7 @@ class Params:
 
     n_groups: int  # train groups (one sampled positive each)
     n_valid_groups: int
+    synthetic_servers: int  # other servers connected when replaying a cold-start pair
     n_estimators: int
     learning_rate: float
     num_leaves: int
@@ -96,6 +102,7 @@ def replay_groups(
     contexts: Mapping[str, Mapping[str, Any]],
     gold: Mapping[str, set[str]],
     equivalent: Mapping[str, set[str]],
+    synthetic: Any,
 ) -> Groups:
     """Each row (a positive of pairs.parquet) replayed through `selector` (module doc)."""
     from tqdm import tqdm
@@ -111,7 +118,10 @@ def replay_groups(
     for row, subgoal, vector in tqdm(
         zip(rows, subgoals, vectors, strict=True), total=len(rows), desc=f"ltr groups ({split})"
     ):
-        context = contexts.get(row["request_id"], {})
+        request = row["request_id"]
+        context = synthetic(row) if request.startswith(SYNTHETIC_PREFIX) else contexts.get(
+            request, {}
+        )
         found = selector.candidates(subgoal, SessionContext.from_dict(context), vector=vector)
         scored = selector.reranker.rerank(subgoal, list(found[:depth]))
         qid = row["query_id"]
@@ -123,9 +133,9 @@ def replay_groups(
         if not any(y):
             stats["n_without_gold"] += 1
             continue
-        # the group's own event leaves its tool's history: at run time a request is never
-        # in the history it is ranked with
-        own = {row["tool_id"]: True}
+        # the group's own event leaves its tool's history (train only; valid is unseen)
+        traced = split == "train" and row["source"] == "trace_success"
+        own = {row["tool_id"]: True} if traced else None
         feats.append(feature_matrix(subgoal, kept, cards, history, leave_out=own))
         labels.extend(y)
         sizes.append(len(kept))
@@ -175,12 +185,16 @@ def fit_ranker(train: Groups, params: Params) -> Any:
 
 
 def sample_rows(pairs: pl.DataFrame, params: Params, sampling: SamplingParams) -> dict[str, list]:
-    """Groups from the valid split only: its requests trained neither encoder, so the
-    dense rank and the cross-encoder score look as they will on new traffic (on train
-    queries the fine-tuned retriever ranks its own training data, and the ranker would
-    learn to trust it more than it should). The first `n_valid_groups` distinct valid
-    queries (by id) validate; the ranker trains on a draw of the rest."""
-    held = (
+    draw = SamplingParams(
+        n_samples=params.n_groups,
+        max_per_tool=sampling.max_per_tool,
+        temperature=sampling.temperature,
+        new_tool_quota=sampling.new_tool_quota,
+    )
+    train = sample_explore(
+        train_positives(pairs), draw, seed=params.seed, stream="ltr", repeat_quota=False
+    )
+    valid = (
         pairs.filter(
             (pl.col("split") == "valid")
             & (pl.col("label") == 1)
@@ -188,16 +202,8 @@ def sample_rows(pairs: pl.DataFrame, params: Params, sampling: SamplingParams) -
         )
         .sort("query_id", "tool_id")
         .unique("query_id", keep="first", maintain_order=True)
+        .head(params.n_valid_groups)
     )
-    valid = held.head(params.n_valid_groups)
-    rest = held.slice(params.n_valid_groups)
-    draw = SamplingParams(
-        n_samples=params.n_groups,
-        max_per_tool=sampling.max_per_tool,
-        temperature=sampling.temperature,
-        new_tool_quota=sampling.new_tool_quota,
-    )
-    train = sample_explore(rest, draw, seed=params.seed, stream="ltr", repeat_quota=False)
     return {"train": train.to_dicts(), "valid": valid.to_dicts()}
 
 
@@ -239,6 +245,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     tools = tool_frame(cards, {}, new_tool_days=0)
     gold, equivalent = gold_and_equivalents(pairs, tools)
     contexts = {t.request_id: t.context for t in traces.items}
+    servers = sorted({c.server for c in cards})
+    server_of = {c.tool_id: c.server for c in cards}
+    rng = rng_for(params.seed, "synthetic_context")
+
+    def synthetic(row: Mapping[str, Any]) -> dict[str, Any]:
+        return synthetic_context(row["tool_id"], servers, server_of, params.synthetic_servers, rng)
+
     rows = sample_rows(pairs, params, sampling)
     with tempfile.TemporaryDirectory(prefix="toolsift-ltr-") as tmp:
         export_bundle(
@@ -254,6 +267,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             split: replay_groups(
                 rows[split], split=split, selector=selector, annotate=annotate,
                 history=history, contexts=contexts, gold=gold, equivalent=equivalent,
+                synthetic=synthetic,
             )
             for split in ("train", "valid")
         }
