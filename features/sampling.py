@@ -297,62 +297,6 @@ def retriever_rows(
     }
 
 
-def reranker_rows(
-    pairs: pl.DataFrame,
-    tools: pl.DataFrame,
-    params: SamplingParams,
-    *,
-    n_groups: int,
-    n_negatives: int,
-    seed: int,
-) -> pl.DataFrame:
-    """RERANKER_SCHEMA groups: positives drawn like `explore` (cap, weights, quota, but no
-    row twice), each with its query's first `n_negatives` negatives in cap order,
-    or one random negative when it has none. group_id = "<query_id>:<tool_id>"."""
-    draw = SamplingParams(
-        n_samples=n_groups,
-        max_per_tool=params.max_per_tool,
-        temperature=params.temperature,
-        new_tool_quota=params.new_tool_quota,
-    )
-    chosen = sample_explore(
-        train_positives(pairs), draw, seed=seed, stream="reranker", repeat_quota=False
-    ).with_columns(
-        group_id=pl.col("query_id") + ":" + pl.col("tool_id"), _group=pl.int_range(pl.len())
-    )
-    negatives = ordered_negatives(pairs).filter(pl.col("neg_index") < n_negatives)
-    positive_rows = chosen.select(
-        "_group", "group_id", "query", "tool_id", pl.lit(1, pl.Int8).alias("label"), "source",
-        pl.lit(-1).alias("_i"),
-    )
-    negative_rows = chosen.select("_group", "group_id", "query", "query_id").join(
-        negatives, on="query_id", how="inner"
-    ).select("_group", "group_id", "query", "tool_id", pl.lit(0, pl.Int8).alias("label"),
-             "source", pl.col("neg_index").cast(pl.Int32).alias("_i"))
-    bare = chosen.join(negatives.select("query_id").unique(), on="query_id", how="anti")
-    if bare.height:
-        picks = random_negatives(
-            bare["query_id"].to_list(),
-            gold_capabilities(pairs, tools),
-            _gold_tools(pairs),
-            tools,
-            rng_for(seed, "random_negative"),
-        )
-        random_rows = bare.select(
-            "_group", "group_id", "query",
-            pl.Series("tool_id", picks, dtype=pl.String),
-            pl.lit(0, pl.Int8).alias("label"),
-            pl.lit(RANDOM_SOURCE).alias("source"),
-            pl.lit(0, pl.Int32).alias("_i"),
-        ).drop_nulls("tool_id")
-        negative_rows = pl.concat([negative_rows, random_rows])
-    return (
-        pl.concat([positive_rows.with_columns(pl.col("_i").cast(pl.Int32)), negative_rows])
-        .sort("_group", "_i")
-        .drop("_group", "_i")
-    )
-
-
 def popularity_buckets(tools: pl.DataFrame) -> pl.DataFrame:
     """tool_id -> bucket (head / torso / tail / new; cut points in the module doc)."""
     ranked = tools.filter(~pl.col("is_new")).sort(
