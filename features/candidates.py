@@ -166,6 +166,40 @@ class RuntimeGroups:
     stats: Mapping[str, int]
 
 
+def sample_group_rows(
+    pairs: pl.DataFrame,
+    sampling: SamplingParams,
+    *,
+    n_train: int,
+    n_valid: int,
+    seed: int,
+    stream: str,
+) -> dict[str, pl.DataFrame]:
+    """The positives that become groups: `train` drawn by the exploration sampler (cap,
+    weights, new-tool quota, no row twice) from the train split, `valid` the first
+    `n_valid` distinct valid-split traced queries by id (a stable sample)."""
+    draw = SamplingParams(
+        n_samples=n_train,
+        max_per_tool=sampling.max_per_tool,
+        temperature=sampling.temperature,
+        new_tool_quota=sampling.new_tool_quota,
+    )
+    train = sample_explore(
+        train_positives(pairs), draw, seed=seed, stream=stream, repeat_quota=False
+    )
+    valid = (
+        pairs.filter(
+            (pl.col("split") == "valid")
+            & (pl.col("label") == 1)
+            & (pl.col("source") == "trace_success")
+        )
+        .sort("query_id", "tool_id")
+        .unique("query_id", keep="first", maintain_order=True)
+        .head(n_valid)
+    )
+    return {"train": train, "valid": valid}
+
+
 def runtime_groups(
     pairs: pl.DataFrame,
     tools: pl.DataFrame,
@@ -177,25 +211,11 @@ def runtime_groups(
     seed: int,
 ) -> RuntimeGroups:
     """Train and valid groups (module doc). `contexts`: request id -> session context."""
-    draw = SamplingParams(
-        n_samples=params.n_train,
-        max_per_tool=sampling.max_per_tool,
-        temperature=sampling.temperature,
-        new_tool_quota=sampling.new_tool_quota,
+    rows = sample_group_rows(
+        pairs, sampling, n_train=params.n_train, n_valid=params.n_valid, seed=seed,
+        stream="reranker",
     )
-    train = sample_explore(
-        train_positives(pairs), draw, seed=seed, stream="reranker", repeat_quota=False
-    )
-    valid = (
-        pairs.filter(
-            (pl.col("split") == "valid")
-            & (pl.col("label") == 1)
-            & (pl.col("source") == "trace_success")
-        )
-        .sort("query_id", "tool_id")
-        .unique("query_id", keep="first", maintain_order=True)
-        .head(params.n_valid)
-    )
+    train, valid = rows["train"], rows["valid"]
     servers = sorted(set(tools["server"].to_list()))
     server_of = dict(zip(tools["tool_id"].to_list(), tools["server"].to_list(), strict=True))
     rng = rng_for(seed, "synthetic_context")

@@ -42,12 +42,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import polars as pl
 
-from features.candidates import gold_and_equivalents, synthetic_context
+from features.candidates import gold_and_equivalents, sample_group_rows, synthetic_context
 from features.dataset import PAIRS_SCHEMA, scan_parquet
 from features.mining import SYNTHETIC_PREFIX, tool_frame
-from features.sampling import SamplingParams, rng_for, sample_explore, train_positives
+from features.sampling import rng_for
 from serving.io import load_catalog, load_traces
 from serving.ranking import FEATURE_NAMES, HISTORY_FILE, History, capability_keys, feature_matrix
 from serving.schema import ToolCard, Trace
@@ -184,29 +183,6 @@ def fit_ranker(train: Groups, params: Params) -> Any:
     return model
 
 
-def sample_rows(pairs: pl.DataFrame, params: Params, sampling: SamplingParams) -> dict[str, list]:
-    draw = SamplingParams(
-        n_samples=params.n_groups,
-        max_per_tool=sampling.max_per_tool,
-        temperature=sampling.temperature,
-        new_tool_quota=sampling.new_tool_quota,
-    )
-    train = sample_explore(
-        train_positives(pairs), draw, seed=params.seed, stream="ltr", repeat_quota=False
-    )
-    valid = (
-        pairs.filter(
-            (pl.col("split") == "valid")
-            & (pl.col("label") == 1)
-            & (pl.col("source") == "trace_success")
-        )
-        .sort("query_id", "tool_id")
-        .unique("query_id", keep="first", maintain_order=True)
-        .head(params.n_valid_groups)
-    )
-    return {"train": train.to_dicts(), "valid": valid.to_dicts()}
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -252,7 +228,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     def synthetic(row: Mapping[str, Any]) -> dict[str, Any]:
         return synthetic_context(row["tool_id"], servers, server_of, params.synthetic_servers, rng)
 
-    rows = sample_rows(pairs, params, sampling)
+    rows = {
+        split: frame.to_dicts()
+        for split, frame in sample_group_rows(
+            pairs, sampling, n_train=params.n_groups, n_valid=params.n_valid_groups,
+            seed=params.seed, stream="ltr",
+        ).items()
+    }
     with tempfile.TemporaryDirectory(prefix="toolsift-ltr-") as tmp:
         export_bundle(
             cards,
