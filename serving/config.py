@@ -20,11 +20,14 @@ class RuntimeParams:
     rrf_k: int = 60
     menu_size: int = 8
     rerank_depth: int = 20  # the reranker scores this many filtered candidates (its cost)
-    tie_margin: float = 0.02
+    tie_margin: float = 0.005  # relevance gap within which cost/latency may reorder
     disclosure_margin: float = 0.05
     min_relevance: float = 0.0  # below it a tool leaves the menu; an empty menu = abstain
     # auto: the best the bundle has (ltr, else cross_encoder, else fused) | one of those
     reranker: str = "auto"
+    # cross_encoder: weight of the fused rank beside the cross-encoder's rank (reciprocal
+    # rank fusion); 0 = the cross-encoder's order alone (bundles from before this knob)
+    retrieval_prior: float = 0.0
     exploration_rate: float = 0.0  # ltr: bonus rate / sqrt(1 + uses) for tools with little history
     exploration_cap: float = 0.1  # ltr: the bonus never exceeds this (relevance is in [0, 1])
     routing: str = "flat"  # flat | domain: two hops, the subgoal's domains first
@@ -42,6 +45,8 @@ class RuntimeParams:
             raise ValueError(
                 f"runtime params: reranker {params.reranker!r} is not {'|'.join(RERANKERS)}"
             )
+        if params.retrieval_prior < 0 or params.tie_margin < 0:
+            raise ValueError("runtime params: retrieval_prior and tie_margin must be >= 0")
         if params.routing not in ROUTINGS:
             raise ValueError(f"runtime params: routing {params.routing!r} is not flat|domain")
         return params

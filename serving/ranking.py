@@ -3,8 +3,9 @@
 The same pure functions compute a candidate's features when `train_ltr` builds its
 training groups and when the runtime reranks, so the model never sees a feature computed
 two ways. Relevance comes from the retrievers and the cross-encoder; history from a table
-of past outcomes the bundle carries (`History`); cost and latency are features only for
-completeness: the menu stage still lets them break near-ties only (`rerank.break_ties`).
+of past outcomes the bundle carries (`History`). Cost and latency are deliberately not
+features: a model could weigh them against relevance anywhere in the order, while the
+menu stage lets them decide only within the tie margin (`rerank.break_ties`).
 
 History is smoothed with a Beta(1, 1) prior: a tool never used scores 0.5, not 0 or 1.
 "Similar subgoals" share a capability key `operation:entity` from the decomposer's
@@ -40,8 +41,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "success_similar",  # Beta-smoothed success rate on subgoals with the same capability key
     "uses_similar",  # log(1 + those uses)
     "age_days",  # log(1 + days between the tool's added_at and the history's as_of)
-    "cost",
-    "latency_ms",
 )
 MISSING_RANK = 100.0
 HISTORY_FILE = "history.json"
@@ -179,8 +178,6 @@ def candidate_features(
         similar.rate(),
         similar.uses(),
         _age_days(card.added_at, history.as_of),
-        float(card.cost),
-        float(card.p50_ms),
     ]
 
 

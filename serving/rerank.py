@@ -42,20 +42,63 @@ class FusedOrderReranker:
 
 @dataclass(frozen=True)
 class CrossEncoderReranker:
-    """Scores (subgoal text, card index text) pairs; relevance = sigmoid of the logit."""
+    """Scores (subgoal text, card index text) pairs with a cross-encoder.
+
+    Alone (`prior_weight` 0) it orders by logit and relevance = sigmoid of the logit. With
+    a retrieval prior it orders by reciprocal rank fusion of its own rank and the fused
+    rank (weight `prior_weight`), relevance = that score over the best possible one: on
+    phrasings its training never showed, the cross-encoder scores every candidate alike
+    and the retrievers' agreement is the better evidence (training/README.md).
+    """
 
     scorer: PairScorer
     cards: Mapping[str, ToolCard]
+    prior_weight: float = 0.0
+    rrf_k: int = 60
     name: str = "cross_encoder"
 
     def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
         pairs = [(subgoal.text, self.cards[c.tool_id].index_text()) for c in candidates]
-        logits = self.scorer.score(pairs)
+        logits = [float(z) for z in self.scorer.score(pairs)]
+        if self.prior_weight <= 0:
+            scored = [
+                c.with_score(1.0 / (1.0 + math.exp(-z)), cross_encoder=z)
+                for c, z in zip(candidates, logits, strict=True)
+            ]
+            return sorted(scored, key=lambda c: (-c.score, c.tool_id))
+        relevance = rank_fusion(
+            logits,
+            [c.scores.get("fused", 0.0) for c in candidates],
+            prior_weight=self.prior_weight,
+            k=self.rrf_k,
+        )
         scored = [
-            c.with_score(1.0 / (1.0 + math.exp(-float(z))), cross_encoder=float(z))
-            for c, z in zip(candidates, logits, strict=True)
+            c.with_score(r, cross_encoder=z)
+            for c, z, r in zip(candidates, logits, relevance, strict=True)
         ]
-        return sorted(scored, key=lambda c: (-c.score, c.tool_id))
+        # equal fusion scores: the cross-encoder's own order decides
+        return sorted(scored, key=lambda c: (-c.score, -c.scores["cross_encoder"], c.tool_id))
+
+
+def rank_fusion(
+    model_scores: Sequence[float], prior_scores: Sequence[float], *, prior_weight: float, k: int
+) -> list[float]:
+    """Reciprocal rank fusion of two orders of the same candidates, scaled to (0, 1]:
+    (1 / (k + 1 + model rank) + w / (k + 1 + prior rank)) / ((1 + w) / (k + 1)), ranks from
+    0, ties broken by position so every candidate has its own rank."""
+
+    def ranks(scores: Sequence[float]) -> list[int]:
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+        out = [0] * len(scores)
+        for rank, i in enumerate(order):
+            out[i] = rank
+        return out
+
+    best = (1.0 + prior_weight) / (k + 1)
+    return [
+        (1.0 / (k + 1 + m) + prior_weight / (k + 1 + p)) / best
+        for m, p in zip(ranks(model_scores), ranks(prior_scores), strict=True)
+    ]
 
 
 @dataclass(frozen=True)
@@ -106,6 +149,28 @@ def break_ties(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class TieBreakAudit:
+    """What cost/latency did to one menu: pairs of items they put in the other order than
+    relevance did, and the largest relevance gap among those pairs."""
+
+    n_swapped_pairs: int
+    max_swapped_gap: float
+
+
+def tie_break_audit(menu: Sequence[Candidate]) -> TieBreakAudit:
+    """Compare a menu's final order with its relevance order (`relevance_rank`, set by
+    `MenuStage`). By construction every swapped pair is within the tie margin; this
+    measures it on real menus instead of trusting it."""
+    swapped, gap = 0, 0.0
+    for i, a in enumerate(menu):
+        for b in menu[i + 1 :]:
+            if a.scores.get("relevance_rank", 0) > b.scores.get("relevance_rank", 0):
+                swapped += 1
+                gap = max(gap, b.score - a.score)
+    return TieBreakAudit(swapped, gap)
+
+
 def _cheapest_first(run: list[Candidate], cards: Mapping[str, ToolCard]) -> list[Candidate]:
     return sorted(run, key=lambda c: (cards[c.tool_id].cost, cards[c.tool_id].p50_ms, -c.score))
 
@@ -129,6 +194,8 @@ class MenuStage:
             return sel
         head, tail = sel.candidates[: self.depth], sel.candidates[self.depth :]
         ranked = self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail]
+        # the relevance order before cost/latency break near-ties: `tie_break_audit` reads it
+        ranked = [c.with_score(c.score, relevance_rank=i) for i, c in enumerate(ranked)]
         ranked = break_ties(ranked, self.cards, margin=self.tie_margin)
         weak = tuple(
             (c.tool_id, "rerank:below_min_relevance")

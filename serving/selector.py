@@ -227,7 +227,12 @@ class Selector:
             raise ValueError(
                 f"{bundle.root}: runtime asks for {want}, the bundle has no cross-encoder"
             )
-        cross_encoder = CrossEncoderReranker(PairScorer(bundle.reranker_path), cards)
+        cross_encoder = CrossEncoderReranker(
+            PairScorer(bundle.reranker_path),
+            cards,
+            prior_weight=params.retrieval_prior,
+            rrf_k=params.rrf_k,
+        )
         if want == "cross_encoder":
             return cross_encoder
         if bundle.ltr_path is None:

@@ -8,6 +8,7 @@ from serving import metrics as M
 from serving.io import load_catalog, load_queries
 from serving.metrics import GoldSubgoal, StepSets
 from training.evaluate import (
+    MenuTies,
     Params,
     QueryRecord,
     Variant,
@@ -18,6 +19,7 @@ from training.evaluate import (
     sample_queries,
     stage_lists,
     summarize,
+    tie_summary,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -363,3 +365,19 @@ def test_model_caches_return_what_the_models_do(fixture_bundle, tmp_path):
     assert len(scores) == 2
     again = CachedPairScorer(scorer, scores).score(pairs[::-1])
     assert again == pytest.approx(first[::-1], abs=1e-6)
+
+
+def test_tie_summary_by_hand():
+    ties = [
+        MenuTies(0, 0.0, False, 100.0, 100.0),
+        MenuTies(2, 0.004, True, 80.0, 200.0),
+        MenuTies(1, 0.001, False, 50.0, 50.0),
+        MenuTies(0, 0.0, False, 10.0, 10.0),
+    ]
+    out = tie_summary(ties, 0.005)
+    assert out["margin"] == 0.005 and out["n_menus"] == 4
+    assert out["menus_reordered"] == 0.5 and out["top_changed"] == 0.25
+    assert out["swapped_pairs"] == 3 and out["max_swapped_gap"] == 0.004
+    assert out["top_p50_ms"] == pytest.approx(60.0)
+    assert out["relevance_top_p50_ms"] == pytest.approx(90.0)
+    assert tie_summary([], 0.0)["menus_reordered"] is None

@@ -1,6 +1,8 @@
 import json
+import math
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -15,7 +17,14 @@ from serving.disclose import (
 from serving.filters import HardFilter
 from serving.io import load_catalog
 from serving.policy import RiskPolicy
-from serving.rerank import FusedOrderReranker, break_ties
+from serving.rerank import (
+    CrossEncoderReranker,
+    FusedOrderReranker,
+    MenuStage,
+    break_ties,
+    rank_fusion,
+    tie_break_audit,
+)
 from serving.selector import Selector
 from serving.text import estimate_tokens
 from serving.types import Candidate, Selection, SessionContext, Subgoal
@@ -95,6 +104,73 @@ def test_cost_breaks_ties_only_within_the_margin(cards):
     # cost never lifts an item across a gap larger than the margin
     far = [Candidate("stripe.refund_payment", 0.9), Candidate("github.list_commits", 0.5)]
     assert break_ties(far, cards, margin=0.02) == far
+
+
+def test_tie_break_audit_on_menus_with_scrambled_costs(cards):
+    """Whatever the costs and latencies, they only swap items within the margin: a menu's
+    relevance order survives every gap larger than it."""
+    import random
+
+    ids = sorted(cards)[:12]
+    rng = random.Random(3)
+    for _ in range(30):
+        priced = {t: replace(cards[t], cost=rng.choice((0.0, 0.01, 0.05)),
+                             p50_ms=rng.uniform(50, 900)) for t in ids}
+        relevance = sorted((rng.random() for _ in ids), reverse=True)
+        cands = tuple(Candidate(t, r, {"fused": r}) for t, r in zip(ids, relevance, strict=True))
+        stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), priced, size=8,
+                          tie_margin=0.05, depth=12)
+        menu = stage(Selection(Subgoal("x"), cands)).candidates
+        audit = tie_break_audit(menu)
+        assert audit.max_swapped_gap <= 0.05
+        for a, b in zip(menu, menu[1:], strict=False):
+            assert a.score >= b.score or b.score - a.score <= 0.05
+    # two items 0.001 apart, the first costlier: one swapped pair, gap 0.001
+    swapped = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, tie_margin=0.02)(
+        Selection(Subgoal("x"), (Candidate("stripe.refund_payment", scores={"fused": 0.9}),
+                                 Candidate("github.list_commits", scores={"fused": 0.899})))
+    ).candidates
+    assert [c.tool_id for c in swapped] == ["github.list_commits", "stripe.refund_payment"]
+    audit = tie_break_audit(swapped)
+    assert audit.n_swapped_pairs == 1 and audit.max_swapped_gap == pytest.approx(0.001)
+
+
+def test_rank_fusion_by_hand():
+    # model ranks (2, 0, 1), prior ranks (0, 1, 2); w = 1, k = 60: best = 2 / 61
+    fused = rank_fusion([0.1, 0.9, 0.5], [3.0, 2.0, 1.0], prior_weight=1.0, k=60)
+    assert fused == pytest.approx([(61 / 63 + 1) / 2, (1 + 61 / 62) / 2,
+                                   (61 / 62 + 61 / 63) / 2])
+    # weight 0: the model's ranks alone, 1 / (1 + rank / 61)
+    assert rank_fusion([0.1, 0.9], [1.0, 2.0], prior_weight=0.0, k=60) == pytest.approx(
+        [61 / 62, 1.0])
+
+
+class _LogitsByTool:
+    """A pair scorer with fixed logits per tool name (the model is tested elsewhere)."""
+
+    def __init__(self, cards, logits):
+        self.by_text = {cards[t].index_text(): z for t, z in logits.items()}
+
+    def score(self, pairs):
+        return [self.by_text[doc] for _, doc in pairs]
+
+
+def test_cross_encoder_with_and_without_the_retrieval_prior(cards):
+    ids = ["github.list_commits", "github.search_code", "stripe.chg_rd"]
+    logits = {"github.list_commits": -2.0, "github.search_code": 1.0, "stripe.chg_rd": 0.5}
+    cands = [Candidate(t, scores={"fused": f}) for t, f in zip(ids, (0.05, 0.04, 0.03),
+                                                                  strict=True)]
+    scorer = _LogitsByTool(cards, logits)
+    alone = CrossEncoderReranker(scorer, cards).rerank(Subgoal("x"), cands)
+    assert [c.tool_id for c in alone] == ["github.search_code", "stripe.chg_rd",
+                                          "github.list_commits"]
+    assert alone[0].score == pytest.approx(1 / (1 + math.exp(-1.0)))
+    # with the prior, (model rank, fused rank): list_commits (2, 0), search_code (0, 1),
+    # chg_rd (1, 2): 1/61 + 1/62 > 1/63 + 1/61 > 1/62 + 1/63
+    prior = CrossEncoderReranker(scorer, cards, prior_weight=1.0).rerank(Subgoal("x"), cands)
+    assert [c.tool_id for c in prior] == ["github.search_code", "github.list_commits",
+                                          "stripe.chg_rd"]
+    assert [c.scores["cross_encoder"] for c in prior] == [1.0, -2.0, 0.5]
 
 
 def test_fused_order_reranker_normalises():

@@ -53,7 +53,7 @@ from serving.config import RERANKERS, RuntimeParams
 from serving.disclose import catalog_tokens
 from serving.encoder import Encoder, PairScorer
 from serving.io import load_queries
-from serving.rerank import CrossEncoderReranker, LearnedReranker
+from serving.rerank import CrossEncoderReranker, LearnedReranker, tie_break_audit
 from serving.retrieve import BM25Retriever, top_n
 from serving.schema import LabeledQuery
 from serving.selector import Selector, StepResult
@@ -102,6 +102,44 @@ def proxy_pick(step: StepResult) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class MenuTies:
+    """What cost/latency tie-breaking did to one step's menu (`serving.rerank`)."""
+
+    swapped_pairs: int  # pairs in the other order than relevance put them
+    max_gap: float  # the largest relevance gap among them (<= the tie margin)
+    top_changed: bool  # the menu's first item is not relevance's first
+    top_p50_ms: float  # the first item's p50 latency, final order
+    relevance_top_p50_ms: float  # the same for relevance's first item
+
+    @classmethod
+    def of(cls, step: StepResult, cards: Mapping[str, Any]) -> MenuTies | None:
+        if not step.menu:
+            return None
+        audit = tie_break_audit(step.menu)
+        first = min(step.menu, key=lambda c: c.scores.get("relevance_rank", 0))
+        return cls(audit.n_swapped_pairs, audit.max_swapped_gap,
+                   first.tool_id != step.menu[0].tool_id,
+                   cards[step.menu[0].tool_id].p50_ms, cards[first.tool_id].p50_ms)
+
+
+def tie_summary(ties: Sequence[MenuTies], margin: float | None) -> dict[str, Any]:
+    """How often cost/latency reordered a menu and how far apart in relevance the items
+    they swapped were: the measured side of "tie-breakers only"."""
+    n = len(ties)
+    return {
+        "margin": margin,
+        "n_menus": n,
+        "menus_reordered": sum(t.swapped_pairs > 0 for t in ties) / n if n else None,
+        "top_changed": sum(t.top_changed for t in ties) / n if n else None,
+        "swapped_pairs": sum(t.swapped_pairs for t in ties),
+        "max_swapped_gap": max((t.max_gap for t in ties), default=0.0),
+        "top_p50_ms": float(np.mean([t.top_p50_ms for t in ties])) if n else None,
+        "relevance_top_p50_ms": float(np.mean([t.relevance_top_p50_ms for t in ties]))
+        if n else None,
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class QueryRecord:
     """One labeled query's way through the pipeline, in plain shapes."""
 
@@ -115,6 +153,7 @@ class QueryRecord:
     items: tuple[M.ItemOutcome, ...]
     latency_ms: Mapping[str, float]
     menu_tokens: int
+    ties: tuple[MenuTies, ...] = ()
 
     @property
     def abstained(self) -> bool:
@@ -205,6 +244,8 @@ def evaluate(
                 items=tuple(items),
                 latency_ms=latency,
                 menu_tokens=discovery.menu_tokens,
+                ties=tuple(t for s in discovery.steps
+                           if (t := MenuTies.of(s, selector.cards)) is not None),
             )
         )
     select = "proxy" if pick is None else getattr(pick, "name", getattr(pick, "__name__", "pick"))
@@ -281,6 +322,7 @@ def summarize(
     params: Params | None = None,
     catalog_tokens: int | None = None,
     select: str = "proxy",
+    tie_margin: float | None = None,
 ) -> dict[str, Any]:
     """The pipeline's section of eval.json: chain, recall, per-slice quality, latency
     percentiles per stage, menu tokens against the whole catalog, abstention."""
@@ -310,6 +352,7 @@ def summarize(
         "catalog": catalog_tokens,
         "ratio": menu_mean / catalog_tokens if catalog_tokens else None,
     }
+    out["tie_breaks"] = tie_summary([t for r in records for t in r.ties], tie_margin)
     return out
 
 
@@ -553,7 +596,7 @@ def run_evaluation(
     result = evaluate(selector, queries, pick=pick, progress=progress, desc="pipeline")
     pipeline = summarize(
         result.records, slices, params=params, catalog_tokens=result.catalog_tokens,
-        select=result.select,
+        select=result.select, tie_margin=selector.params.tie_margin,
     )
     qrels = request_qrels(result.records)
     runs = plain_baselines(
@@ -571,7 +614,7 @@ def run_evaluation(
         res = evaluate(variant, queries, pick=pick, progress=progress, desc=name)
         out_variants[name] = summarize(
             res.records, slices, params=params, catalog_tokens=res.catalog_tokens,
-            select=res.select,
+            select=res.select, tie_margin=variant.params.tie_margin,
         )
         # its model calls were partly served by the pipeline's cache: no latency to report
         del out_variants[name]["latency_ms"]
@@ -780,6 +823,16 @@ def render_report(summary: Mapping[str, Any], *, title: str = "Evaluation") -> s
         ["menu mean", "menu p95", "whole catalog", "ratio"],
         [[tok["menu_mean"], tok["menu_p95"], tok["catalog"], tok["ratio"]]],
     )
+    ties = [(name, s["tie_breaks"]) for name, s in systems.items() if "tie_breaks" in s]
+    if ties:
+        lines += ["## Cost/latency tie-breaks (only within the relevance margin)", ""]
+        lines += _table(
+            ["system", "margin", "menus reordered", "top changed", "swapped pairs",
+             "max swapped gap", "top p50 ms", "relevance top p50 ms"],
+            ([name, t["margin"], t["menus_reordered"], t["top_changed"], t["swapped_pairs"],
+              t["max_swapped_gap"], t["top_p50_ms"], t["relevance_top_p50_ms"]]
+             for name, t in ties),
+        )
     ab = pipe["abstention"]
     lines += [
         f"Abstention: {_fmt(ab['abstain_rate'])} of {ab['n_no_tool']} no-tool queries abstain; "

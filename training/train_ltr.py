@@ -20,8 +20,9 @@ traced positives, so the ranker never met a new tool and learned that history de
 The train draw carries the exploration sampler's new-tool quota and cold-start pairs.
 
 History (`serving.ranking.History`): every trace event of TRACES, keyed by the
-capability keys of its subgoal; in a training group the event the group came from is
-taken out of its tool's counts (leave-one-out), or the model would read the label off it.
+capability keys of its subgoal; in a train or valid group the event the group came from is
+taken out of its tool's counts (leave-one-out), or the model would read the label off it
+(and the validation numbers would flatter it).
 
 Validation on the first `n_valid_groups` valid-split subgoals (all their candidates):
 MRR and recall@{1,3,8} of the LightGBM order against the cross-encoder's and the fused
@@ -132,9 +133,9 @@ def replay_groups(
         if not any(y):
             stats["n_without_gold"] += 1
             continue
-        # the group's own event leaves its tool's history (train only; valid is unseen)
-        traced = split == "train" and row["source"] == "trace_success"
-        own = {row["tool_id"]: True} if traced else None
+        # the group's own event leaves its tool's history: the table holds every trace,
+        # valid ones included, and a score must not read its own label
+        own = {row["tool_id"]: True} if row["source"] == "trace_success" else None
         feats.append(feature_matrix(subgoal, kept, cards, history, leave_out=own))
         labels.extend(y)
         sizes.append(len(kept))
