@@ -78,5 +78,7 @@ stb: $(STAMP)
 		--metrics metrics/stb/export.json
 	$(PY) -m training.evaluate params.yaml data/stb/eval.jsonl bundles/stb metrics/stb/eval.json \
 		reports/eval_stb.md plots/stb/eval --baseline-bundle bundles/stb_base \
-		--variant cross_encoder=reranker:cross_encoder --variant fused_order=reranker:fused \
+		--variant cross_encoder=reranker:cross_encoder \
+		--variant cross_encoder_alone=runtime:reranker=cross_encoder,retrieval_prior=0 \
+		--variant fused_order=reranker:fused \
 		--variant domain_routing=runtime:routing=domain --variant stock_bundle=bundle:bundles/stb_base

@@ -20,6 +20,7 @@ from training.promote import (
     decide,
     evaluate_bundle,
     main,
+    production_summary,
     resolve_production,
     reusable_metrics,
 )
@@ -241,6 +242,7 @@ def test_a_worse_candidate_is_refused_and_a_better_one_promoted(
         "bundle_version": worse_id,
         "model_version": worse_version,
         "source": "alias production",
+        "metrics_from": "evaluated here",
     }
     row = better["comparison"]["r_retrieve"]
     assert row["candidate"] > row["production"] and row["ok"]
@@ -291,3 +293,39 @@ def test_a_production_bundle_that_is_gone_is_a_clear_error(tmp_path):
     with pytest.raises(BundleError, match="b-0123456789abcdef .*--production-bundle"):
         resolve_production(None, gone, tmp_path / "releases")
     assert resolve_production(None, None, None) is None
+
+
+def test_a_production_bundle_this_runtime_cannot_load_is_compared_by_its_recorded_chain(
+    fixture_bundle, mlflow_store, tmp_path
+):
+    import shutil
+
+    from serving.bundle import finalize_manifest
+
+    # a verified bundle from a runtime with a knob this one does not know
+    old = tmp_path / "old"
+    shutil.copytree(fixture_bundle, old)
+    runtime = json.loads((old / "runtime.json").read_text())
+    (old / "runtime.json").write_text(json.dumps({**runtime, "future_knob": 1}))
+    manifest = json.loads((old / "manifest.json").read_text())
+    (old / "manifest.json").unlink()
+    finalize_manifest(old, created_at=manifest["created_at"], git_rev=manifest["git_rev"],
+                      params=manifest["params"], models=manifest["models"])
+    verify_bundle(old)
+    queries = load_queries(FIXTURES / "queries.jsonl").items
+    eval_params = EvalParams(**read_section(ROOT / "params.yaml", "evaluate"))
+    client = registry.registry_client()
+
+    version = registry.register_bundle(old, metrics={"r_menu": 0.5})
+    registered = registry.RegisteredBundle(version, old, verify_bundle(old).bundle_version)
+    got, source = production_summary(old, registered, queries, eval_params, client=client,
+                                     name=MODEL)
+    assert got["pipeline"]["r_menu"] == 0.5 and got["pipeline"]["end_to_end"] is None
+    assert source.startswith("recorded at registration") and "future_knob" in source
+    # without recorded numbers there is nothing to compare with: a clear error
+    with pytest.raises(BundleError, match="cannot be loaded by this runtime"):
+        production_summary(old, None, queries, eval_params, client=client, name=MODEL)
+    # a bundle this runtime loads is evaluated here
+    fresh, source = production_summary(fixture_bundle, None, queries, eval_params,
+                                       client=client, name=MODEL)
+    assert source == "evaluated here" and fresh["pipeline"]["r_retrieve"] > 0

@@ -8,9 +8,12 @@ The candidate is registered (`training.registry`, alias `candidate`). The bundle
 is `--production-bundle` when given, else the one the registry's `production` alias
 points at; with neither (the first promotion) the candidate is promoted. Both bundles run
 the same labeled queries in this run with `training.evaluate`'s functions and `evaluate`
-params (the same query sample as `metrics/eval.json`). `--candidate-metrics` saves the
-candidate's pass: that eval.json is used only if its bundle_version and query count are
-the candidate's, else the candidate is evaluated here too.
+params (the same query sample as `metrics/eval.json`). A production bundle this runtime
+refuses to load (e.g. its ranker computes other features than this runtime's) cannot be
+re-run: its chain as recorded at registration, by its own runtime on the same queries,
+stands in for it (slices were not recorded and are skipped), and the report says so.
+`--candidate-metrics` saves the candidate's pass: that eval.json is used only if its
+bundle_version and query count are the candidate's, else the candidate is evaluated here.
 
 `decide` refuses when any of r_decompose, r_retrieve, r_filter, r_menu, r_select,
 end_to_end, or the end_to_end of a slice in `slices_checked`, falls more than
@@ -260,6 +263,37 @@ def _fmt(value: float | None, signed: bool = False) -> str:
     return f"{value:+.4f}" if signed else f"{value:.4f}"
 
 
+def production_summary(
+    prod_path: Path,
+    registered: Any,
+    queries: Sequence[LabeledQuery],
+    eval_params: EvalParams,
+    *,
+    client: Any,
+    name: str,
+) -> tuple[dict[str, Any] | None, str]:
+    """Production's eval summary and where it came from: this run, or (when this runtime
+    refuses to load the bundle) the chain recorded when it was registered."""
+    from training import registry
+
+    try:
+        selector = Selector.from_bundle(prod_path)
+    except (BundleError, ValueError) as err:  # a ranker or runtime keys this one lacks
+        recorded = registry.recorded_metrics(registered.version, name=name, client=client) \
+            if registered is not None else {}
+        if not any(m in recorded for m in CHAIN):
+            raise BundleError(
+                f"production bundle {prod_path} cannot be loaded by this runtime ({err}) and "
+                "has no recorded metrics to compare with: pass --production-bundle DIR"
+            ) from err
+        log.warning("production cannot run here (%s): comparing with its recorded chain", err)
+        summary = {"pipeline": {m: recorded.get(m) for m in CHAIN}}
+        return summary, f"recorded at registration; this runtime cannot load it: {err}"
+    summary = evaluate_bundle(selector, queries, params=eval_params, desc="production",
+                              progress=True)
+    return summary, "evaluated here"
+
+
 def render_report(decision: Decision, info: Mapping[str, Any]) -> str:
     cand, prod = info["candidate"], info["production"]
     lines = [
@@ -270,7 +304,8 @@ def render_report(decision: Decision, info: Mapping[str, Any]) -> str:
         f"- candidate: bundle `{cand['bundle_version']}`, model version "
         f"{cand['model_version']} ({cand['metrics_from']})",
         f"- production: bundle `{prod['bundle_version'] or '–'}`, model version "
-        f"{prod['model_version'] or '–'} ({prod['source']})",
+        f"{prod['model_version'] or '–'} ({prod['source']}; metrics: "
+        f"{prod.get('metrics_from') or '–'})",
         f"- {info['n_queries']} queries; tolerance {info['tolerance']} (absolute drop); "
         f"registered model `{info['registered_model']}`",
         "",
@@ -367,17 +402,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         prod_path = resolve_production(args.production_bundle, registered, args.release_dir)
         prod_summary: dict[str, Any] | None = None
         prod_version = None
+        prod_metrics_from = None
         if prod_path is not None:
             prod_version = verify_bundle(prod_path).bundle_version
             if prod_version == candidate_version:
                 prod_summary = cand_summary  # the candidate is production already
+                prod_metrics_from = "the candidate's"
             else:
-                prod_summary = evaluate_bundle(
-                    Selector.from_bundle(prod_path),
-                    loaded.items,
-                    params=eval_params,
-                    desc="production",
-                    progress=True,
+                prod_summary, prod_metrics_from = production_summary(
+                    prod_path, registered, loaded.items, eval_params, client=client, name=name
                 )
         decision = decide(
             cand_summary,
@@ -414,6 +447,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     if registered
                     else "none (first)"
                 ),
+                "metrics_from": prod_metrics_from,
             },
             "comparison": table,
             "promote_seconds": round(time.perf_counter() - t0, 1),

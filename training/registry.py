@@ -198,6 +198,15 @@ def set_bundle_path(
     client.set_model_version_tag(name, str(version), "bundle_path", str(root))
 
 
+def recorded_metrics(
+    version: str, *, name: str = MODEL_NAME, client: Any = None
+) -> dict[str, float]:
+    """The numeric metrics a version was registered with (its `metric.<key>` tags)."""
+    client = client or registry_client()
+    tags = client.get_model_version(name, str(version)).tags
+    return {k.removeprefix("metric."): float(v) for k, v in tags.items() if k.startswith("metric.")}
+
+
 def bundle_for_alias(
     alias: str, *, name: str = MODEL_NAME, client: Any = None
 ) -> RegisteredBundle | None:
