@@ -271,7 +271,7 @@ def production_summary(
     *,
     client: Any,
     name: str,
-) -> tuple[dict[str, Any] | None, str]:
+) -> tuple[dict[str, Any], str]:
     """Production's eval summary and where it came from: this run, or (when this runtime
     refuses to load the bundle) the chain recorded when it was registered."""
     from training import registry
@@ -279,8 +279,11 @@ def production_summary(
     try:
         selector = Selector.from_bundle(prod_path)
     except (BundleError, ValueError) as err:  # a ranker or runtime keys this one lacks
-        recorded = registry.recorded_metrics(registered.version, name=name, client=client) \
-            if registered is not None else {}
+        recorded = (
+            registry.recorded_metrics(registered.version, name=name, client=client)
+            if registered is not None
+            else {}
+        )
         if not any(m in recorded for m in CHAIN):
             raise BundleError(
                 f"production bundle {prod_path} cannot be loaded by this runtime ({err}) and "

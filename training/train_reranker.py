@@ -43,15 +43,13 @@ from training.train_retriever import (
     gold_ranks,
     length_grouped_sampler,
     log_model_dir,
-    logging_steps,
     loss_curve,
     maybe_stage_run,
-    pin_memory,
-    precision_args,
     quiet_progress,
     restore_fp32_forward,
     scratch_dir,
     tool_texts,
+    trainer_args,
 )
 
 log = logging.getLogger(__name__)
@@ -247,26 +245,12 @@ def fine_tune_cross_encoder(
     )
     with scratch_dir() as tmp:
         args = CrossEncoderTrainingArguments(
-            output_dir=tmp,
-            num_train_epochs=params.epochs,
-            per_device_train_batch_size=params.batch_size,
-            learning_rate=params.learning_rate,
-            warmup_steps=params.warmup,
-            seed=params.seed,
-            data_seed=params.seed,
-            **precision_args(params.precision),
+            **trainer_args(params, n, tmp),
             batch_sampler=(
                 length_grouped_sampler(unique=False)
                 if params.group_by_length
                 else BatchSamplers.BATCH_SAMPLER
             ),
-            save_strategy="no",
-            eval_strategy="no",
-            report_to="none",
-            logging_strategy="steps",
-            logging_steps=logging_steps(n, params.batch_size, params.epochs),
-            disable_tqdm=False,
-            dataloader_pin_memory=pin_memory(),
         )
         trainer = CrossEncoderTrainer(
             model=model, args=args, train_dataset=Dataset.from_dict(dict(columns)), loss=loss

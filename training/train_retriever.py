@@ -494,6 +494,29 @@ def scratch_dir() -> Iterator[str]:
         yield tmp
 
 
+def trainer_args(params: Any, n_examples: int, output_dir: str) -> dict[str, Any]:
+    """The Trainer arguments both encoders share: one pass over `params` (epochs, batch
+    size, learning rate, warmup, seed, precision), nothing saved or evaluated by the
+    Trainer, about ten loss points. The batch sampler is each stage's own."""
+    return {
+        "output_dir": output_dir,
+        "num_train_epochs": params.epochs,
+        "per_device_train_batch_size": params.batch_size,
+        "learning_rate": params.learning_rate,
+        "warmup_steps": params.warmup,
+        "seed": params.seed,
+        "data_seed": params.seed,
+        **precision_args(params.precision),
+        "save_strategy": "no",
+        "eval_strategy": "no",
+        "report_to": "none",
+        "logging_strategy": "steps",
+        "logging_steps": logging_steps(n_examples, params.batch_size, params.epochs),
+        "disable_tqdm": False,
+        "dataloader_pin_memory": pin_memory(),
+    }
+
+
 def fine_tune_bi_encoder(
     model: Any, columns: Mapping[str, list[str]], params: Params
 ) -> tuple[float, tuple[tuple[int, float], ...]]:
@@ -509,27 +532,13 @@ def fine_tune_bi_encoder(
     n = len(columns["anchor"])
     with scratch_dir() as tmp:
         args = SentenceTransformerTrainingArguments(
-            output_dir=tmp,
-            num_train_epochs=params.epochs,
-            per_device_train_batch_size=params.batch_size,
-            learning_rate=params.learning_rate,
-            warmup_steps=params.warmup,
-            seed=params.seed,
-            data_seed=params.seed,
-            **precision_args(params.precision),
+            **trainer_args(params, n, tmp),
             # in-batch negatives must not repeat the batch's own texts
             batch_sampler=(
                 length_grouped_sampler(unique=True)
                 if params.group_by_length
                 else BatchSamplers.NO_DUPLICATES
             ),
-            save_strategy="no",
-            eval_strategy="no",
-            report_to="none",
-            logging_strategy="steps",
-            logging_steps=logging_steps(n, params.batch_size, params.epochs),
-            disable_tqdm=False,
-            dataloader_pin_memory=pin_memory(),
         )
         trainer = SentenceTransformerTrainer(
             model=model,
