@@ -450,3 +450,16 @@ def test_train_reranker_main(tmp_path, tiny_model, train_dir, fixture_catalog, m
     assert run["tags.git_rev"] is not None and run["params.loss"] == loss
     assert run["tags.dataset.reranker.sha256"]
     assert run["metrics.valid_mrr"] == pytest.approx(metrics["valid_mrr"])
+
+
+def test_a_seeded_cross_encoder_head_starts_the_same(tiny_model):
+    """The new head is the only random part of a cross-encoder started from a bi-encoder:
+    seeded, two loads start alike (a rerun of the stage reproduces its model)."""
+    import torch
+
+    def head(seed):
+        model = RR.load_cross_encoder(tiny_model, max_length=32, seed=seed)
+        return torch.cat([p.detach().flatten() for p in model.model.classifier.parameters()])
+
+    assert torch.equal(head(13), head(13))
+    assert not torch.equal(head(13), head(14))

@@ -207,12 +207,17 @@ def cross_encoder_scores(
 # --- training -----------------------------------------------------------------------------
 
 
-def load_cross_encoder(path: str | Path, *, max_length: int) -> Any:
+def load_cross_encoder(path: str | Path, *, max_length: int, seed: int | None = None) -> Any:
     """A one-logit head on `path` (new when `path` is a bi-encoder) whose `predict` returns
-    the logit, as the runtime expects."""
+    the logit, as the runtime expects. `seed` fixes the new head's initial weights: unseeded,
+    two runs on the same groups ended 5 points of valid MRR apart (0.755 vs 0.802)."""
     import torch
     from sentence_transformers.cross_encoder import CrossEncoder
 
+    if seed is not None:
+        from transformers import set_seed
+
+        set_seed(seed)
     return CrossEncoder(
         str(path),
         num_labels=1,
@@ -283,7 +288,7 @@ def train_reranker(
         log.warning("%s: no valid groups: no metrics", RERANKER_FILE)
     columns = training_columns(groups, texts, params.loss)
 
-    model = load_cross_encoder(base_model, max_length=params.max_length)
+    model = load_cross_encoder(base_model, max_length=params.max_length, seed=params.seed)
     freeze_lower_layers(model, params.frozen_layers)
     t0 = time.perf_counter()
     loss, curve = fine_tune_cross_encoder(model, columns, params)
