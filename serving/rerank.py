@@ -177,7 +177,7 @@ def _cheapest_first(run: list[Candidate], cards: Mapping[str, ToolCard]) -> list
 
 @dataclass(frozen=True)
 class MenuStage:
-    """Rerank the filtered candidates and keep the top `size` as the menu.
+    """Rerank the filtered candidates and keep the top `size` by relevance as the menu.
 
     Candidates below `min_relevance` leave too; an empty menu is the runtime abstaining
     (no suitable tool) rather than offering a wrong one."""
@@ -185,7 +185,7 @@ class MenuStage:
     reranker: Reranker
     cards: Mapping[str, ToolCard]
     size: int = 8
-    tie_margin: float = 0.02
+    tie_margin: float = 0.005
     min_relevance: float = 0.0
     depth: int = 40  # only the first `depth` (fused order) are reranked: the model's cost
 
@@ -196,13 +196,15 @@ class MenuStage:
         ranked = self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail]
         # the relevance order before cost/latency break near-ties: `tie_break_audit` reads it
         ranked = [c.with_score(c.score, relevance_rank=i) for i, c in enumerate(ranked)]
-        ranked = break_ties(ranked, self.cards, margin=self.tie_margin)
         weak = tuple(
             (c.tool_id, "rerank:below_min_relevance")
             for c in ranked
             if c.score < self.min_relevance
         )
         ranked = [c for c in ranked if c.score >= self.min_relevance]
+        # relevance alone decides who is on the menu; cost and latency only reorder near-ties
+        # inside it, so they can never push a tool across the cut
         kept, cut = ranked[: self.size], ranked[self.size :]
+        kept = break_ties(kept, self.cards, margin=self.tie_margin)
         dropped = tuple(sel.dropped) + tuple((c.tool_id, "rerank:below_menu") for c in cut) + weak
         return replace(sel, candidates=tuple(kept), dropped=dropped)

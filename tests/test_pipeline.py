@@ -135,6 +135,22 @@ def test_tie_break_audit_on_menus_with_scrambled_costs(cards):
     assert audit.n_swapped_pairs == 1 and audit.max_swapped_gap == pytest.approx(0.001)
 
 
+def test_cost_never_moves_a_tool_across_the_menu_cut(cards):
+    """A cheaper tool 0.001 below the last menu slot stays off the menu; the two tied
+    inside it are reordered by cost."""
+    # refund_payment costs 0.01, the others 0.0 at the same latency
+    fused = {"stripe.refund_payment": 0.9, "github.list_commits": 0.899,
+             "github.search_code": 0.898}
+    cands = tuple(Candidate(t, scores={"fused": f}) for t, f in fused.items())
+    stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, size=2, tie_margin=0.02)
+    out = stage(Selection(Subgoal("x"), cands))
+    assert out.ids() == ["github.list_commits", "stripe.refund_payment"]
+    assert out.dropped == (("github.search_code", "rerank:below_menu"),)
+    # the same three with a menu of one: relevance alone picks it, cost cannot displace it
+    one = replace(stage, size=1)(Selection(Subgoal("x"), cands))
+    assert one.ids() == ["stripe.refund_payment"]
+
+
 def test_rank_fusion_by_hand():
     # model ranks (2, 0, 1), prior ranks (0, 1, 2); w = 1, k = 60: best = 2 / 61
     fused = rank_fusion([0.1, 0.9, 0.5], [3.0, 2.0, 1.0], prior_weight=1.0, k=60)
