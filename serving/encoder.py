@@ -31,11 +31,42 @@ def _sentence_transformer(path: str) -> Any:
 
 
 @lru_cache(maxsize=8)
-def _cross_encoder(path: str) -> Any:
+def _cross_encoder(path: str, bf16: bool = False) -> Any:
+    import torch
     from sentence_transformers.cross_encoder import CrossEncoder
 
-    log.info("loading cross-encoder from %s", path)
-    return CrossEncoder(path, device="cpu", local_files_only=True)
+    log.info("loading cross-encoder from %s (%s)", path, "bf16" if bf16 else "fp32")
+    model = CrossEncoder(path, device="cpu", local_files_only=True)
+    return model.to(torch.bfloat16) if bf16 else model
+
+
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
+def has_accelerator() -> bool:
+    import torch
+
+    mps = getattr(torch.backends, "mps", None)
+    return bool(torch.cuda.is_available() or (mps is not None and mps.is_available()))
+
+
+def native_bf16() -> bool:
+    """bf16 the hardware runs natively: an Ampere+ GPU, or, on a CPU-only machine, a CPU
+    with bf16 instructions (AVX512-BF16 / AMX). Elsewhere bf16 is emulated and slow."""
+    import torch
+
+    if torch.cuda.is_available():
+        return bool(torch.cuda.is_bf16_supported())
+    if has_accelerator():
+        return False
+    return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+
+
+def use_bf16(precision: str) -> bool:
+    """`precision` (auto | fp32 | bf16) resolved on this machine; auto = bf16 where native."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision {precision!r} is not {'|'.join(PRECISIONS)}")
+    return precision == "bf16" or (precision == "auto" and native_bf16())
 
 
 class Encoder:
@@ -59,17 +90,23 @@ class Encoder:
 
 
 class PairScorer:
-    """Scores (query, document) pairs with a cross-encoder loaded on first use."""
+    """Scores (query, document) pairs with a cross-encoder loaded on first use, in fp32 or
+    bf16 weights (`precision`: auto = bf16 where the hardware has it natively)."""
 
-    def __init__(self, model_path: str | Path, *, batch_size: int = 64) -> None:
+    def __init__(
+        self, model_path: str | Path, *, batch_size: int = 64, precision: str = "fp32"
+    ) -> None:
+        if precision not in PRECISIONS:
+            raise ValueError(f"PairScorer: precision {precision!r} is not {'|'.join(PRECISIONS)}")
         self.model_path = str(model_path)
         self.batch_size = batch_size
+        self.precision = precision
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if not pairs:
             return np.zeros(0, dtype=np.float32)
         with _LOCK:
-            model = _cross_encoder(self.model_path)
+            model = _cross_encoder(self.model_path, use_bf16(self.precision))
         scores = model.predict(
             [list(p) for p in pairs], batch_size=self.batch_size, show_progress_bar=False
         )

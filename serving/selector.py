@@ -228,7 +228,7 @@ class Selector:
                 f"{bundle.root}: runtime asks for {want}, the bundle has no cross-encoder"
             )
         cross_encoder = CrossEncoderReranker(
-            PairScorer(bundle.reranker_path),
+            PairScorer(bundle.reranker_path, precision=params.reranker_precision),
             cards,
             prior_weight=params.retrieval_prior,
             rrf_k=params.rrf_k,

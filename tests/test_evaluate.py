@@ -365,6 +365,20 @@ def test_model_caches_return_what_the_models_do(fixture_bundle, tmp_path):
     assert len(scores) == 2
     again = CachedPairScorer(scorer, scores).score(pairs[::-1])
     assert again == pytest.approx(first[::-1], abs=1e-6)
+    # bf16 weights score close to fp32's, under keys of their own
+    half = CachedPairScorer(PairScorer(tmp_path / "ce", precision="bf16"), scores).score(pairs)
+    assert len(scores) == 4 and half == pytest.approx(first, abs=0.05)
+
+
+def test_reranker_precision_is_checked():
+    from serving.config import RuntimeParams
+    from serving.encoder import PairScorer
+
+    assert RuntimeParams.from_dict({"reranker_precision": "auto"}).reranker_precision == "auto"
+    with pytest.raises(ValueError, match="reranker_precision 'fp16'"):
+        RuntimeParams.from_dict({"reranker_precision": "fp16"})
+    with pytest.raises(ValueError, match="precision 'int8'"):
+        PairScorer("unused", precision="int8")
 
 
 def test_tie_summary_by_hand():

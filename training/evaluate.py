@@ -474,11 +474,12 @@ class CachedPairScorer(PairScorer):
     pays the cross-encoder only for the candidates the pipeline did not already score."""
 
     def __init__(self, inner: PairScorer, cache: dict[tuple[str, str, str], float]) -> None:
-        super().__init__(inner.model_path, batch_size=inner.batch_size)
+        super().__init__(inner.model_path, batch_size=inner.batch_size, precision=inner.precision)
         self.cache = cache
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        keys = [(self.model_path, q, d) for q, d in pairs]
+        model = f"{self.model_path}@{self.precision}"  # bf16 scores differ from fp32's
+        keys = [(model, q, d) for q, d in pairs]
         missing = list(dict.fromkeys(k for k in keys if k not in self.cache))
         if missing:
             scores = super().score([(q, d) for _, q, d in missing])

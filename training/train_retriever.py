@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from features.dataset import PAIRS_SCHEMA, RETRIEVER_SCHEMA, SAMPLERS, scan_parquet
+from serving.encoder import PRECISIONS, has_accelerator, use_bf16
 from serving.io import load_catalog
 from serving.schema import ToolCard
 from training.common import ParamsError, load_params, write_metrics
@@ -45,7 +46,6 @@ RETRIEVER_FILE = "retriever.parquet"
 PAIRS_FILE = "pairs.parquet"
 EVAL_BATCH_SIZE = 64
 RECALL_K = 10
-PRECISIONS = ("auto", "fp32", "bf16")
 
 
 class TrainingDataError(ValueError):
@@ -392,32 +392,13 @@ def default_device() -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def _has_accelerator() -> bool:
-    import torch
-
-    mps = getattr(torch.backends, "mps", None)
-    return bool(torch.cuda.is_available() or (mps is not None and mps.is_available()))
-
-
-def native_bf16() -> bool:
-    """bf16 the hardware runs natively: an Ampere+ GPU, or, on a CPU-only machine, a CPU
-    with bf16 instructions (AVX512-BF16 / AMX). Elsewhere bf16 is emulated and slow."""
-    import torch
-
-    if torch.cuda.is_available():
-        return bool(torch.cuda.is_bf16_supported())
-    if _has_accelerator():
-        return False
-    return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
-
-
 def precision_args(precision: str) -> dict[str, bool]:
     """Trainer kwargs for `precision` (auto | fp32 | bf16): mixed precision, fp32 weights.
 
     transformers refuses bf16 without a GPU unless `use_cpu` is set, so a CPU-only machine
     says so; with a GPU the Trainer still picks the devices itself."""
-    bf16 = precision == "bf16" or (precision == "auto" and native_bf16())
-    return {"bf16": bf16, "use_cpu": bf16 and not _has_accelerator()}
+    bf16 = use_bf16(precision)
+    return {"bf16": bf16, "use_cpu": bf16 and not has_accelerator()}
 
 
 def transformer_blocks(hf_model: Any) -> Any:
