@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from serving.encoder import PRECISIONS
+from serving.encoder import check_precision
 
 RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
@@ -50,11 +50,7 @@ class RuntimeParams:
             raise ValueError(
                 f"runtime params: reranker {params.reranker!r} is not {'|'.join(RERANKERS)}"
             )
-        if params.reranker_precision not in PRECISIONS:
-            raise ValueError(
-                f"runtime params: reranker_precision {params.reranker_precision!r} is not "
-                f"{'|'.join(PRECISIONS)}"
-            )
+        check_precision(params.reranker_precision, "runtime params: reranker_precision")
         if params.retrieval_prior < 0 or params.tie_margin < 0:
             raise ValueError("runtime params: retrieval_prior and tie_margin must be >= 0")
         if params.routing not in ROUTINGS:

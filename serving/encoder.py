@@ -50,6 +50,14 @@ def has_accelerator() -> bool:
     return bool(torch.cuda.is_available() or (mps is not None and mps.is_available()))
 
 
+def check_precision(precision: str, what: str = "precision") -> str:
+    """`precision` if it is one of PRECISIONS, else a ValueError naming `what`."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"{what} {precision!r} is not {'|'.join(PRECISIONS)}")
+    return precision
+
+
+@lru_cache(maxsize=1)
 def native_bf16() -> bool:
     """bf16 the hardware runs natively: an Ampere+ GPU, or, on a CPU-only machine, a CPU
     with bf16 instructions (AVX512-BF16 / AMX). Elsewhere bf16 is emulated and slow."""
@@ -63,9 +71,9 @@ def native_bf16() -> bool:
 
 
 def use_bf16(precision: str) -> bool:
-    """`precision` (auto | fp32 | bf16) resolved on this machine; auto = bf16 where native."""
-    if precision not in PRECISIONS:
-        raise ValueError(f"precision {precision!r} is not {'|'.join(PRECISIONS)}")
+    """`precision` (auto | fp32 | bf16) resolved on this machine; auto = bf16 where native
+    (probed once: the hardware does not change under a running process)."""
+    check_precision(precision)
     return precision == "bf16" or (precision == "auto" and native_bf16())
 
 
@@ -96,8 +104,7 @@ class PairScorer:
     def __init__(
         self, model_path: str | Path, *, batch_size: int = 64, precision: str = "fp32"
     ) -> None:
-        if precision not in PRECISIONS:
-            raise ValueError(f"PairScorer: precision {precision!r} is not {'|'.join(PRECISIONS)}")
+        check_precision(precision, "PairScorer: precision")
         self.model_path = str(model_path)
         self.batch_size = batch_size
         self.precision = precision
