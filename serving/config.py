@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from serving.encoder import check_precision
+from serving.rerank import PRIOR_ORDERS
 
 RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
@@ -27,9 +28,11 @@ class RuntimeParams:
     min_relevance: float = 0.0  # below it a tool leaves the menu; an empty menu = abstain
     # auto: the best the bundle has (ltr, else cross_encoder, else fused) | one of those
     reranker: str = "auto"
-    # cross_encoder: weight of the fused rank beside the cross-encoder's rank (reciprocal
+    # cross_encoder: weight of a retrieval rank beside the cross-encoder's rank (reciprocal
     # rank fusion); 0 = the cross-encoder's order alone (bundles from before this knob)
     retrieval_prior: float = 0.0
+    # ... and whose rank: dense (the fine-tuned retriever's) | fused (bundles before this)
+    retrieval_prior_order: str = "fused"
     # the cross-encoder's weights at run time: auto = bf16 where the hardware has it
     # natively (about 2x faster on such a CPU); fp32 for bundles from before this knob
     reranker_precision: str = "fp32"
@@ -51,6 +54,11 @@ class RuntimeParams:
                 f"runtime params: reranker {params.reranker!r} is not {'|'.join(RERANKERS)}"
             )
         check_precision(params.reranker_precision, "runtime params: reranker_precision")
+        if params.retrieval_prior_order not in PRIOR_ORDERS:
+            raise ValueError(
+                f"runtime params: retrieval_prior_order {params.retrieval_prior_order!r} "
+                f"is not {'|'.join(PRIOR_ORDERS)}"
+            )
         if params.retrieval_prior < 0 or params.tie_margin < 0:
             raise ValueError("runtime params: retrieval_prior and tie_margin must be >= 0")
         if params.routing not in ROUTINGS:

@@ -12,9 +12,19 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from serving.encoder import PairScorer
-from serving.ranking import History, exploration_bonus, feature_matrix
+from serving.ranking import MISSING_RANK, History, exploration_bonus, feature_matrix
 from serving.schema import ToolCard
 from serving.types import Candidate, Selection, Subgoal
+
+PRIOR_ORDERS = ("dense", "fused")
+
+
+def prior_score(candidate: Candidate, order: str) -> float:
+    """Higher = earlier in the retrieval order the cross-encoder's rank is fused with:
+    the dense retriever's (a tool it did not return comes last) or the fused one."""
+    if order == "dense":
+        return -candidate.scores.get("rank_dense", MISSING_RANK)
+    return candidate.scores.get("fused", 0.0)
 
 
 class Reranker(Protocol):
@@ -45,17 +55,23 @@ class CrossEncoderReranker:
     """Scores (subgoal text, card index text) pairs with a cross-encoder.
 
     Alone (`prior_weight` 0) it orders by logit and relevance = sigmoid of the logit. With
-    a retrieval prior it orders by reciprocal rank fusion of its own rank and the fused
-    rank (weight `prior_weight`), relevance = that score over the best possible one: on
+    a retrieval prior it orders by reciprocal rank fusion of its own rank and a retrieval
+    rank (weight `prior_weight`; `prior_order` says whose: the fine-tuned dense
+    retriever's or the fused one), relevance = that score over the best possible one: on
     phrasings its training never showed, the cross-encoder scores every candidate alike
-    and the retrievers' agreement is the better evidence (training/README.md).
+    and the retriever's order is the better evidence (training/README.md).
     """
 
     scorer: PairScorer
     cards: Mapping[str, ToolCard]
     prior_weight: float = 0.0
+    prior_order: str = "fused"
     rrf_k: int = 60
     name: str = "cross_encoder"
+
+    def __post_init__(self) -> None:
+        if self.prior_order not in PRIOR_ORDERS:
+            raise ValueError(f"prior_order {self.prior_order!r} is not {'|'.join(PRIOR_ORDERS)}")
 
     def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
         pairs = [(subgoal.text, self.cards[c.tool_id].index_text()) for c in candidates]
@@ -68,7 +84,7 @@ class CrossEncoderReranker:
             return sorted(scored, key=lambda c: (-c.score, c.tool_id))
         relevance = rank_fusion(
             logits,
-            [c.scores.get("fused", 0.0) for c in candidates],
+            [prior_score(c, self.prior_order) for c in candidates],
             prior_weight=self.prior_weight,
             k=self.rrf_k,
         )

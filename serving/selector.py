@@ -231,6 +231,7 @@ class Selector:
             PairScorer(bundle.reranker_path, precision=params.reranker_precision),
             cards,
             prior_weight=params.retrieval_prior,
+            prior_order=params.retrieval_prior_order,
             rrf_k=params.rrf_k,
         )
         if want == "cross_encoder":

@@ -381,6 +381,15 @@ def test_reranker_precision_is_checked():
         PairScorer("unused", precision="int8")
 
 
+def test_retrieval_prior_order_is_checked():
+    from serving.config import RuntimeParams
+
+    assert RuntimeParams().retrieval_prior_order == "fused"  # bundles from before the knob
+    assert RuntimeParams.from_dict({"retrieval_prior_order": "dense"}).retrieval_prior_order \
+        == "dense"
+    with pytest.raises(ValueError, match="retrieval_prior_order 'bm25'"):
+        RuntimeParams.from_dict({"retrieval_prior_order": "bm25"})
+
 def test_tie_summary_by_hand():
     ties = [
         MenuTies(0, 0.0, False, 100.0, 100.0),

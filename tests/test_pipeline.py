@@ -174,8 +174,10 @@ class _LogitsByTool:
 def test_cross_encoder_with_and_without_the_retrieval_prior(cards):
     ids = ["github.list_commits", "github.search_code", "stripe.chg_rd"]
     logits = {"github.list_commits": -2.0, "github.search_code": 1.0, "stripe.chg_rd": 0.5}
-    cands = [Candidate(t, scores={"fused": f}) for t, f in zip(ids, (0.05, 0.04, 0.03),
-                                                                  strict=True)]
+    # the dense retriever put chg_rd first, list_commits second, and missed search_code
+    dense = ({"rank_dense": 2.0}, {}, {"rank_dense": 1.0})
+    cands = [Candidate(t, scores={"fused": f, **d})
+             for t, f, d in zip(ids, (0.05, 0.04, 0.03), dense, strict=True)]
     scorer = _LogitsByTool(cards, logits)
     alone = CrossEncoderReranker(scorer, cards).rerank(Subgoal("x"), cands)
     assert [c.tool_id for c in alone] == ["github.search_code", "stripe.chg_rd",
@@ -187,6 +189,13 @@ def test_cross_encoder_with_and_without_the_retrieval_prior(cards):
     assert [c.tool_id for c in prior] == ["github.search_code", "github.list_commits",
                                           "stripe.chg_rd"]
     assert [c.scores["cross_encoder"] for c in prior] == [1.0, -2.0, 0.5]
+    # the dense order instead, (model rank, dense rank): list_commits (2, 1), search_code
+    # (0, 2: missed), chg_rd (1, 0): 1/62 + 1/61 > 1/61 + 1/63 > 1/63 + 1/62
+    dense_prior = CrossEncoderReranker(scorer, cards, prior_weight=1.0, prior_order="dense")
+    assert [c.tool_id for c in dense_prior.rerank(Subgoal("x"), cands)] == [
+        "stripe.chg_rd", "github.search_code", "github.list_commits"]
+    with pytest.raises(ValueError, match="prior_order 'bm25'"):
+        CrossEncoderReranker(scorer, cards, prior_weight=1.0, prior_order="bm25")
 
 
 def test_fused_order_reranker_normalises():
