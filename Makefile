@@ -81,5 +81,6 @@ stb: $(STAMP)
 		reports/eval_stb.md plots/stb/eval --baseline-bundle bundles/stb_base \
 		--variant cross_encoder=reranker:cross_encoder \
 		--variant cross_encoder_alone=runtime:reranker=cross_encoder,retrieval_prior=0 \
+		--variant cross_encoder_fused_prior=runtime:reranker=cross_encoder,retrieval_prior_order=fused \
 		--variant fused_order=reranker:fused \
 		--variant domain_routing=runtime:routing=domain --variant stock_bundle=bundle:bundles/stb_base
