@@ -54,7 +54,7 @@ clean:
 # read in place). Convert it (train half -> traces, eval half -> labeled queries), then the
 # same stage modules as dvc.yaml with every path under data/stb, models/stb, bundles/stb*,
 # metrics/stb: catalog gate, stock bundle, mining, the three trainers, export, evaluation
-# with the cross-encoder (with and without the retrieval prior), fused order, domain
+# with the cross-encoder (dense prior, fused prior, alone), fused order, domain
 # routing and the stock bundle beside the default. Not part of `make demo` (18 min measured
 # on 2 cores with nothing else running).
 STB_DIR ?= ../shared/benchmarks/stabletoolbench
