@@ -55,7 +55,7 @@ clean:
 # same stage modules as dvc.yaml with every path under data/stb, models/stb, bundles/stb*,
 # metrics/stb: catalog gate, stock bundle, mining, the three trainers, export, evaluation
 # with the cross-encoder (dense prior, fused prior, alone), fused order, domain
-# routing and the stock bundle beside the default. Not part of `make demo` (18 min measured
+# routing and the stock bundle beside the default. Not part of `make demo` (16 min measured
 # on 2 cores with nothing else running).
 STB_DIR ?= ../shared/benchmarks/stabletoolbench
 .PHONY: stb

@@ -211,11 +211,11 @@ def runtime_groups(
     seed: int,
 ) -> RuntimeGroups:
     """Train and valid groups (module doc). `contexts`: request id -> session context."""
-    rows = sample_group_rows(
+    sampled = sample_group_rows(
         pairs, sampling, n_train=params.n_train, n_valid=params.n_valid, seed=seed,
         stream="reranker",
     )
-    train, valid = rows["train"], rows["valid"]
+    train, valid = sampled["train"], sampled["valid"]
     servers = sorted(set(tools["server"].to_list()))
     server_of = dict(zip(tools["tool_id"].to_list(), tools["server"].to_list(), strict=True))
     rng = rng_for(seed, "synthetic_context")

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from serving.encoder import check_precision
-from serving.rerank import PRIOR_ORDERS
+from serving.rerank import check_prior_order
 
 RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
@@ -54,11 +54,7 @@ class RuntimeParams:
                 f"runtime params: reranker {params.reranker!r} is not {'|'.join(RERANKERS)}"
             )
         check_precision(params.reranker_precision, "runtime params: reranker_precision")
-        if params.retrieval_prior_order not in PRIOR_ORDERS:
-            raise ValueError(
-                f"runtime params: retrieval_prior_order {params.retrieval_prior_order!r} "
-                f"is not {'|'.join(PRIOR_ORDERS)}"
-            )
+        check_prior_order(params.retrieval_prior_order, "runtime params: retrieval_prior_order")
         if params.retrieval_prior < 0 or params.tie_margin < 0:
             raise ValueError("runtime params: retrieval_prior and tie_margin must be >= 0")
         if params.routing not in ROUTINGS:

@@ -19,6 +19,11 @@ from serving.types import Candidate, Selection, Subgoal
 PRIOR_ORDERS = ("dense", "fused")
 
 
+def check_prior_order(order: str, what: str) -> None:
+    if order not in PRIOR_ORDERS:
+        raise ValueError(f"{what} {order!r} is not {'|'.join(PRIOR_ORDERS)}")
+
+
 def prior_score(candidate: Candidate, order: str) -> float:
     """Higher = earlier in the retrieval order the cross-encoder's rank is fused with:
     the dense retriever's (a tool it did not return comes last) or the fused one."""
@@ -70,8 +75,7 @@ class CrossEncoderReranker:
     name: str = "cross_encoder"
 
     def __post_init__(self) -> None:
-        if self.prior_order not in PRIOR_ORDERS:
-            raise ValueError(f"prior_order {self.prior_order!r} is not {'|'.join(PRIOR_ORDERS)}")
+        check_prior_order(self.prior_order, "prior_order")
 
     def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
         pairs = [(subgoal.text, self.cards[c.tool_id].index_text()) for c in candidates]

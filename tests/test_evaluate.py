@@ -390,6 +390,7 @@ def test_retrieval_prior_order_is_checked():
     with pytest.raises(ValueError, match="retrieval_prior_order 'bm25'"):
         RuntimeParams.from_dict({"retrieval_prior_order": "bm25"})
 
+
 def test_tie_summary_by_hand():
     ties = [
         MenuTies(0, 0.0, False, 100.0, 100.0),
