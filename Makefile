@@ -29,13 +29,13 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/dvc repro
-	$(VENV)/bin/dvc metrics show
+	$(VENV)/bin/toolsift report
 
 # Beside the demo (studies/dvc.yaml, after `make demo`): the security study and the
 # ablations (what each choice is worth: reranker, exploration, routing, sampling, tuning).
 studies: $(STAMP)
 	$(VENV)/bin/dvc repro studies/dvc.yaml
-	$(VENV)/bin/dvc metrics show
+	$(VENV)/bin/toolsift report
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -60,7 +60,7 @@ clean:
 STB_DIR ?= ../shared/benchmarks/stabletoolbench
 .PHONY: stb
 stb: $(STAMP)
-	$(PY) -m training.stabletoolbench params.yaml $(STB_DIR) data/stb --metrics metrics/stb/data.json
+	$(PY) -m training.benchmarks.stabletoolbench params.yaml $(STB_DIR) data/stb --metrics metrics/stb/data.json
 	$(PY) -m training.catalog params.yaml data/stb/catalog.jsonl data/stb/catalog \
 		metrics/stb/catalog.json --on-error report
 	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb_base \

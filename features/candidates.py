@@ -72,7 +72,7 @@ class RuntimeCandidates:
     def __call__(self, queries: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[str]]:
         from tqdm import tqdm
 
-        from serving.types import SessionContext
+        from serving.selection import SessionContext
 
         started = time.perf_counter()
         subgoals = [self._annotate(text) for text, _ in queries]

@@ -224,7 +224,7 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any]:
     features than this runtime computes (the file and both lists are named)."""
     import lightgbm
 
-    from serving.ranking import FEATURE_NAMES, HISTORY_FILE, History
+    from serving.ranker_features import FEATURE_NAMES, HISTORY_FILE, History
 
     root = bundle.ltr_path
     if root is None:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from serving.schema import ToolCard
+from serving.selection import Candidate
 from serving.text import estimate_tokens
-from serving.types import Candidate
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from serving.policy import Decision, RiskPolicy
 from serving.retrieve import access_problem
 from serving.schema import RISKS, ToolCard
-from serving.types import Selection, SessionContext
+from serving.selection import Selection, SessionContext
 
 RISK_ORDER = {risk: i for i, risk in enumerate(RISKS)}
 

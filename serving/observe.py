@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from serving.types import Subgoal
+from serving.selection import Subgoal
 from serving.vocab import OPERATIONS
 
 log = logging.getLogger(__name__)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from serving.encoder import PairScorer
-from serving.ranking import MISSING_RANK, History, exploration_bonus, feature_matrix
+from serving.ranker_features import MISSING_RANK, History, exploration_bonus, feature_matrix
 from serving.schema import ToolCard
-from serving.types import Candidate, Selection, Subgoal
+from serving.selection import Candidate, Selection, Subgoal
 
 PRIOR_ORDERS = ("dense", "fused")
 
@@ -123,7 +123,7 @@ def rank_fusion(
 
 @dataclass(frozen=True)
 class LearnedReranker:
-    """LightGBM (lambdarank) over `serving.ranking.FEATURE_NAMES`, on top of the
+    """LightGBM (lambdarank) over `serving.ranker_features.FEATURE_NAMES`, on top of the
     cross-encoder (its logit is a feature); relevance = sigmoid of the model's score, plus
     a bounded exploration bonus for tools with little history when `exploration_rate` > 0.
     """

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from serving.routing import DomainRouter
 from serving.schema import ToolCard
+from serving.selection import Candidate, Selection, SessionContext, Subgoal
 from serving.text import tokenize
-from serving.types import SessionContext, Subgoal
 
 Hits = list[tuple[int, float]]  # (row, score), best first
 
@@ -185,9 +186,79 @@ def rrf_fuse(
     return [(r, fused.get(r, 0.0), ranks.get(r, {})) for r in top]
 
 
+# --- the retrieve and fuse stages ------------------------------------------------------
+
+SOURCES = ("dense", "bm25", "capability")  # the retrievers, in fusion order
+
+
 @dataclass(frozen=True, slots=True)
-class RetrievalParams:
-    n_per_retriever: int = 40
-    n_fused: int = 40
-    rrf_k: int = 60
-    sources: tuple[str, ...] = ("dense", "bm25", "capability")
+class RetrieveStage:
+    """Stage `retrieve`: the three retrievers for one subgoal, inside the session's mask
+    (narrowed to the subgoal's best domains when a router is given).
+
+    Out: every tool any retriever found, one candidate each with `rank_<source>` (1 =
+    best) for every source that found it; `FuseStage` orders them. Built per subgoal:
+    `vector` is the subgoal's embedding and `mask` the session's rows.
+    """
+
+    dense: DenseRetriever
+    bm25: BM25Retriever
+    capability: CapabilityRetriever
+    ids: Sequence[str]  # row -> tool id
+    vector: np.ndarray
+    mask: np.ndarray
+    n: int  # hits per retriever
+    router: DomainRouter | None = None
+    route_domains: int = 3
+
+    def __call__(self, sel: Selection) -> Selection:
+        mask = self.mask
+        if self.router is not None:
+            mask = mask & self.router.mask(self.vector, self.route_domains)
+        rankings: dict[str, Hits] = {
+            "dense": self.dense.search(self.vector, mask, self.n),
+            "bm25": self.bm25.search(sel.subgoal.text, mask, self.n),
+            "capability": self.capability.search(sel.subgoal, mask, self.n),
+        }
+        ranks: dict[int, dict[str, float]] = {}
+        for source, hits in rankings.items():
+            for rank, (row, _score) in enumerate(hits, start=1):
+                ranks.setdefault(row, {})[f"rank_{source}"] = float(rank)
+        found = tuple(Candidate(self.ids[row], 0.0, r) for row, r in ranks.items())
+        return replace(sel, candidates=found)
+
+
+@dataclass(frozen=True, slots=True)
+class FuseStage:
+    """Stage `fuse`: reciprocal rank fusion (`rrf_fuse`) of the retrieve stage's ranks to
+    the top `n`, tools named exactly in the subgoal (or in `extra_exact`) first.
+
+    Each candidate's scores: `fused`, its `rank_<source>` and `exact` (1.0 when forced).
+    """
+
+    rows: Mapping[str, int]  # tool id -> row
+    ids: Sequence[str]  # row -> tool id
+    exact: ExactNameMatcher
+    k: int
+    n: int
+    extra_exact: Sequence[int] = ()  # rows named in the request but in no subgoal
+
+    def __call__(self, sel: Selection) -> Selection:
+        rankings = self.rankings(sel.candidates)
+        exact = list(dict.fromkeys([*self.exact.match(sel.subgoal.text), *self.extra_exact]))
+        fused = rrf_fuse(rankings, k=self.k, n=self.n, force=exact)
+        candidates = tuple(
+            Candidate(self.ids[row], score, {"fused": score, **ranks, "exact": float(row in exact)})
+            for row, score, ranks in fused
+        )
+        return replace(sel, candidates=candidates)
+
+    def rankings(self, candidates: Sequence[Candidate]) -> dict[str, Hits]:
+        """The per-source rankings the retrieve stage's candidates carry, in `SOURCES` order."""
+        ranked: dict[str, list[tuple[float, int]]] = {source: [] for source in SOURCES}
+        for cand in candidates:
+            for source in SOURCES:
+                rank = cand.scores.get(f"rank_{source}")
+                if rank is not None:
+                    ranked[source].append((rank, self.rows[cand.tool_id]))
+        return {source: [(row, 0.0) for _, row in sorted(hits)] for source, hits in ranked.items()}

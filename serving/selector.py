@@ -1,8 +1,9 @@
 """`Selector`: the runtime entry point an agent builds from a bundle.
 
 One request: decompose -> per subgoal retrieve (masked by the session) -> fuse -> hard
-filters -> rerank to a menu -> disclose. Every stage's output and latency is kept for
-the trace, which is the next training run's input.
+filters -> rerank to a menu -> disclose. Retrieve, fuse, filter and rerank are `Stage`s
+(`serving.selection`) that `run_stages` runs and times. Every stage's output and latency
+is kept for the trace, which is the next training run's input.
 """
 
 from __future__ import annotations
@@ -17,13 +18,21 @@ from typing import Any
 import numpy as np
 
 from serving.bundle import Bundle, load_bundle, load_ranker
-from serving.calls import CallVerdict, check_call
+from serving.calls import (
+    CallOutcome,
+    CallVerdict,
+    ObservationLimits,
+    ToolRunner,
+    check_call,
+    run_call,
+)
 from serving.config import RuntimeParams, utc_now
 from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
 from serving.disclose import Disclosure, disclose_discovery, disclose_selection
 from serving.encoder import Encoder, PairScorer
 from serving.filters import HardFilter
 from serving.gate import ActiveSet, SearchTools
+from serving.observe import ObservationStore, follow_ups
 from serving.policy import PolicyDecision, RiskPolicy
 from serving.rerank import (
     CrossEncoderReranker,
@@ -38,12 +47,12 @@ from serving.retrieve import (
     CapabilityRetriever,
     DenseRetriever,
     ExactNameMatcher,
-    Hits,
-    rrf_fuse,
+    FuseStage,
+    RetrieveStage,
 )
 from serving.routing import DomainRouter
 from serving.schema import ToolCard
-from serving.types import Candidate, Selection, SessionContext, Subgoal
+from serving.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +184,7 @@ class Selector:
         self.encoder = encoder
         self.cards: dict[str, ToolCard] = {c.tool_id: c for c in bundle.cards}
         self._ids = [c.tool_id for c in bundle.cards]
+        self._rows = {tool_id: row for row, tool_id in enumerate(self._ids)}
         self._access = AccessIndex(bundle.cards)
         self._dense = DenseRetriever(bundle.embeddings)
         self._bm25 = bm25
@@ -328,6 +338,40 @@ class Selector:
             policy=self.policy,
         )
 
+    def call(
+        self,
+        step: StepResult,
+        tool_id: str,
+        args: Mapping[str, Any],
+        context: SessionContext | Mapping[str, Any] | None,
+        *,
+        runner: ToolRunner,
+        store: ObservationStore,
+        active: ActiveSet | None = None,
+        limits: ObservationLimits | None = None,
+    ) -> CallOutcome:
+        """Check the model's pick (`check_call`), run it through `runner` only when the
+        verdict is allow, and cap what comes back; the whole result stays in `store`
+        (one store per agent session) behind the observation's handle. `limits`: how much
+        the model sees (default `ObservationLimits()`)."""
+        verdict = self.check_call(step, tool_id, args, context, active=active)
+        return run_call(verdict, args, runner, store=store, limits=limits)
+
+    def follow_up(
+        self,
+        observation_text: str,
+        context: SessionContext | Mapping[str, Any] | None,
+        *,
+        allow_mutation: bool = False,
+    ) -> list[StepResult]:
+        """Discovery again for what an observation asks to do next (`observe.follow_ups`):
+        read steps only unless `allow_mutation`, since observations are untrusted text."""
+        ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
+        subgoals = follow_ups(
+            observation_text, self.decomposer.decompose, allow_mutation=allow_mutation
+        )
+        return self.select(subgoals, ctx)
+
     def describe(self, tool_id: str) -> ToolCard:
         try:
             return self.cards[tool_id]
@@ -347,34 +391,39 @@ class Selector:
         text at a time costs ~15x more per text on a CPU)."""
         if vector is None:
             vector = self.encoder.encode([subgoal.text])[0]
-        retrieved, _ = self._retrieve(subgoal, vector, self._access.mask(ctx), extra_exact=[])
-        return HardFilter(self.cards, ctx, self.policy)(Selection(subgoal, retrieved)).candidates
+        stages: list[tuple[str, Stage]] = [
+            *self._retrieval_stages(vector, self._access.mask(ctx), extra_exact=[]),
+            ("filter", HardFilter(self.cards, ctx, self.policy)),
+        ]
+        return run_stages(Selection(subgoal), stages).candidates
 
-    def _retrieve(
-        self, subgoal: Subgoal, vector: np.ndarray, mask: np.ndarray, *, extra_exact: Sequence[int]
-    ) -> tuple[tuple[Candidate, ...], dict[str, float]]:
+    def _retrieval_stages(
+        self, vector: np.ndarray, mask: np.ndarray, *, extra_exact: Sequence[int]
+    ) -> list[tuple[str, Stage]]:
+        """`retrieve` then `fuse` for one subgoal (its vector, the session's mask)."""
         p = self.params
-        timings: dict[str, float] = {}
-        t = time.perf_counter()
-        if self._router is not None:
-            mask = mask & self._router.mask(vector, p.route_domains)
-        rankings: dict[str, Hits] = {
-            "dense": self._dense.search(vector, mask, p.n_per_retriever),
-            "bm25": self._bm25.search(subgoal.text, mask, p.n_per_retriever),
-            "capability": self._capability.search(subgoal, mask, p.n_per_retriever),
-        }
-        timings["retrieve"] = (time.perf_counter() - t) * 1e3
-        t = time.perf_counter()
-        exact = list(dict.fromkeys([*self._exact.match(subgoal.text), *extra_exact]))
-        fused = rrf_fuse(rankings, k=p.rrf_k, n=p.n_fused, force=exact)
-        retrieved = tuple(
-            Candidate(
-                self._ids[row], score, {"fused": score, **ranks, "exact": float(row in exact)}
-            )
-            for row, score, ranks in fused
-        )
-        timings["fuse"] = (time.perf_counter() - t) * 1e3
-        return retrieved, timings
+        return [
+            (
+                "retrieve",
+                RetrieveStage(
+                    self._dense,
+                    self._bm25,
+                    self._capability,
+                    self._ids,
+                    vector,
+                    mask,
+                    p.n_per_retriever,
+                    router=self._router,
+                    route_domains=p.route_domains,
+                ),
+            ),
+            (
+                "fuse",
+                FuseStage(
+                    self._rows, self._ids, self._exact, p.rrf_k, p.n_fused, extra_exact=extra_exact
+                ),
+            ),
+        ]
 
     def _select_one(
         self,
@@ -387,32 +436,29 @@ class Selector:
         shared_ms: float,
     ) -> StepResult:
         p = self.params
-        timings: dict[str, float] = {"encode": shared_ms}
-        retrieved, retrieval_ms = self._retrieve(subgoal, vector, mask, extra_exact=extra_exact)
-        timings.update(retrieval_ms)
-
-        sel = Selection(subgoal, retrieved)
-        t = time.perf_counter()
-        sel = HardFilter(self.cards, ctx, self.policy)(sel)
+        # three runs, so the trace keeps the set after fusion and after the filters
+        sel = run_stages(
+            Selection(subgoal), self._retrieval_stages(vector, mask, extra_exact=extra_exact)
+        )
+        retrieved = sel.candidates
+        sel = run_stages(sel, [("filter", HardFilter(self.cards, ctx, self.policy))])
         filtered = sel.candidates
-        timings["filter"] = (time.perf_counter() - t) * 1e3
-
-        t = time.perf_counter()
-        sel = MenuStage(
+        menu = MenuStage(
             self.reranker,
             self.cards,
             size=p.menu_size,
             tie_margin=p.tie_margin,
             min_relevance=p.min_relevance,
             depth=p.rerank_depth,
-        )(sel)
-        timings["rerank"] = (time.perf_counter() - t) * 1e3
+        )
+        sel = run_stages(sel, [("rerank", menu)])
 
+        # disclosure renders the menu for the prompt (not a Selection -> Selection stage)
         t = time.perf_counter()
         discovery = disclose_discovery(sel.candidates, self.cards)
         selection = disclose_selection(sel.candidates, self.cards, margin=p.disclosure_margin)
         decisions = {c.tool_id: self.policy.decide(self.cards[c.tool_id]) for c in sel.candidates}
-        timings["disclose"] = (time.perf_counter() - t) * 1e3
+        disclose_ms = (time.perf_counter() - t) * 1e3
         return StepResult(
             subgoal=subgoal,
             retrieved=retrieved,
@@ -422,5 +468,6 @@ class Selector:
             discovery=discovery,
             selection=selection,
             decisions=decisions,
-            timings_ms=timings,
+            # the batch encode is shared by the request's subgoals: its per-subgoal share
+            timings_ms={"encode": shared_ms, **sel.timings_ms, "disclose": disclose_ms},
         )

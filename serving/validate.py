@@ -18,7 +18,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from serving.schema import ToolCard
-from serving.types import SessionContext
+from serving.selection import SessionContext
 
 
 def schema_errors(

@@ -4,23 +4,22 @@ from pathlib import Path
 
 import pytest
 
-from serving.approvals import (
+from serving.catalog.approvals import (
     ApprovalError,
     approve,
     check_approvals,
     filter_approved,
     load_ledger,
     policy_excluding,
-    run_approve,
 )
+from serving.cli import run_approve
 from serving.config import RuntimeParams
 from serving.encoder import stock_model_path
 from serving.io import InputError, load_catalog
 from serving.policy import RiskPolicy
 from serving.selector import Selector
-from training.common import read_section
-from training.export import Params as ExportParams
-from training.export import export_bundle
+from training.core.bundle_export import ExportParams, export_bundle
+from training.core.params import read_section
 
 ROOT = Path(__file__).resolve().parents[1]
 STAMP = "2026-01-01T00:00:00Z"

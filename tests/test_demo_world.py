@@ -18,11 +18,17 @@ import pytest
 from serving.io import load_catalog, load_queries, load_traces, write_jsonl
 from serving.schema import ToolCard
 from serving.vocab import OPERATIONS, parse_capability
-from training import demo_world as dw
-from training.common import ParamsError
+from training import demo_world
+from training.core.params import ParamsError, load_params, params_from_mapping
+from training.demo import phrasing
+from training.demo.cards import build_tools
+from training.demo.params import SECTION, SLICES, WorldParams
+from training.demo.render import Values, render
+from training.demo.tables import DOMAINS
+from training.demo.world import World, generate_world, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCTS = {s.server: s.product for d in dw.DOMAINS for s in d.servers}
+PRODUCTS = {s.server: s.product for d in DOMAINS for s in d.servers}
 MUTATING_VERBS = sorted({v for op in OPERATIONS.values() if op.mutates for v in op.verbs},
                         key=len, reverse=True)
 MUTATING_RE = re.compile(r"\b(" + "|".join(re.escape(v) for v in MUTATING_VERBS) + ")",
@@ -30,46 +36,50 @@ MUTATING_RE = re.compile(r"\b(" + "|".join(re.escape(v) for v in MUTATING_VERBS)
 
 
 @pytest.fixture(scope="module")
-def params() -> dw.Params:
-    return dw.load_params(ROOT / "params.yaml")
+def params() -> WorldParams:
+    return load_params(ROOT / "params.yaml", SECTION, WorldParams)
 
 
 @pytest.fixture(scope="module")
-def world(params: dw.Params) -> dw.World:
-    return dw.generate_world(params)
+def world(params: WorldParams) -> World:
+    return generate_world(params)
 
 
 @pytest.fixture(scope="module")
-def cards(world: dw.World) -> dict[str, ToolCard]:
+def cards(world: World) -> dict[str, ToolCard]:
     return {c.tool_id: c for c in world.cards}
 
 
 # --- params and determinism -----------------------------------------------------------------
 
 
+def from_mapping(raw: dict) -> WorldParams:
+    return params_from_mapping(WorldParams, raw, SECTION)
+
+
 def test_params_mirror_the_section_exactly(params):
     raw = {f: getattr(params, f) for f in params.__slots__}
     with pytest.raises(ParamsError, match="missing keys \\['seed'\\]"):
-        dw.Params.from_mapping({k: v for k, v in raw.items() if k != "seed"})
+        from_mapping({k: v for k, v in raw.items() if k != "seed"})
     with pytest.raises(ParamsError, match="unknown keys \\['n_tools'\\]"):
-        dw.Params.from_mapping({**raw, "n_tools": 5})
+        from_mapping({**raw, "n_tools": 5})
     with pytest.raises(ParamsError, match="coverage"):
-        dw.Params.from_mapping({**raw, "coverage": "high"})
+        from_mapping({**raw, "coverage": "high"})
     with pytest.raises(ParamsError, match="world_date"):
-        dw.Params.from_mapping({**raw, "world_date": "next tuesday"})
-    assert dw.Params.from_mapping(raw) == params
+        from_mapping({**raw, "world_date": "next tuesday"})
+    assert from_mapping(raw) == params
 
 
 def test_same_seed_same_world_other_seed_other_world(params):
     small = replace(params, n_trace_requests=1500, n_eval_queries=150)
-    a, again = dw.generate_world(small), dw.generate_world(small)
+    a, again = generate_world(small), generate_world(small)
     assert a == again
-    b = dw.generate_world(replace(small, seed=small.seed + 1))
+    b = generate_world(replace(small, seed=small.seed + 1))
     assert a.cards != b.cards and a.traces != b.traces and a.queries != b.queries
 
 
 def test_main_writes_byte_identical_files_the_loaders_accept(tmp_path, world):
-    assert dw.main([str(ROOT / "params.yaml"), str(tmp_path / "demo")]) == 0
+    assert demo_world.main([str(ROOT / "params.yaml"), str(tmp_path / "demo")]) == 0
     # the fixture's world, written the way main writes it, is byte-identical to main's files
     write_jsonl(tmp_path / "ref" / "catalog.jsonl", (c.to_dict() for c in world.cards))
     write_jsonl(tmp_path / "ref" / "traces.jsonl", (t.to_dict() for t in world.traces))
@@ -268,7 +278,7 @@ def test_eval_shape_and_slices(world, cards):
     assert n >= 1000
     assert len({q.query_id for q in queries}) == n
     sl = Counter(s for q in queries for s in q.slices)
-    assert set(sl) <= set(dw.SLICES)
+    assert set(sl) <= set(SLICES)
     assert sl["multi_subgoal"] / n >= 0.20
     assert sl["no_tool"] / n >= 0.05
     assert sl["new_tool"] >= 40 and sl["cryptic"] >= 40
@@ -322,21 +332,21 @@ def test_mutating_golds_come_from_requests_that_ask_for_a_change(world, cards):
         for sg in q.subgoals:
             if sg.gold and cards[sg.gold[0]].risk != "read_only":
                 assert MUTATING_RE.search(sg.text), sg.text
-    for op, styles in dw.EVAL_TEMPLATES.items():
+    for op, styles in phrasing.EVAL_TEMPLATES.items():
         if OPERATIONS[op].mutates:
             for template in (t for ts in styles.values() for t in ts):
                 assert MUTATING_RE.search(template), template
 
 
 def test_eval_templates_and_texts_are_disjoint_from_traces(world):
-    for op in dw.TRACE_TEMPLATES:
-        trace = {t for ts in dw.TRACE_TEMPLATES[op].values() for t in ts}
-        ev = {t for ts in dw.EVAL_TEMPLATES[op].values() for t in ts}
+    for op in phrasing.TRACE_TEMPLATES:
+        trace = {t for ts in phrasing.TRACE_TEMPLATES[op].values() for t in ts}
+        ev = {t for ts in phrasing.EVAL_TEMPLATES[op].values() for t in ts}
         assert not trace & ev, op
-    assert not set(dw.TRACE_MENTIONS) & set(dw.EVAL_MENTIONS)
-    assert not set(dw.TRACE_EXACT) & set(dw.EVAL_EXACT)
-    assert not {j for js in dw.TRACE_JOINS.values() for j in js} & \
-        {j for js in dw.EVAL_JOINS.values() for j in js}
+    assert not set(phrasing.TRACE_MENTIONS) & set(phrasing.EVAL_MENTIONS)
+    assert not set(phrasing.TRACE_EXACT) & set(phrasing.EVAL_EXACT)
+    assert not {j for js in phrasing.TRACE_JOINS.values() for j in js} & \
+        {j for js in phrasing.EVAL_JOINS.values() for j in js}
     seen = {t.request.lower() for t in world.traces} | {t.subgoal.lower() for t in world.traces}
     seen |= {ex.lower() for c in world.cards for ex in c.examples}
     for q in world.queries:
@@ -346,22 +356,22 @@ def test_eval_templates_and_texts_are_disjoint_from_traces(world):
 
 
 def test_every_template_renders_for_every_capability(params):
-    tools = dw.build_tools(params, random.Random("render-check"))
+    tools = build_tools(params, random.Random("render-check"))
     one_per_cap = {t.capability: t for t in tools}.values()
     rng = random.Random(0)
-    for family in (dw.TRACE_TEMPLATES, dw.EVAL_TEMPLATES):
+    for family in (phrasing.TRACE_TEMPLATES, phrasing.EVAL_TEMPLATES):
         for t in one_per_cap:
             for style, templates in family[t.op].items():
                 for template in templates:
-                    values = dw._Values(rng, params.day0)
-                    text = dw.render(t, {t.op: {style: (template,)}}, style, values, rng)
+                    values = Values(rng, params.day0)
+                    text = render(t, {t.op: {style: (template,)}}, style, values, rng)
                     assert text and "{" not in text and "}" not in text, (t.tool_id, template)
-    for template in dw.NO_TOOL_TEMPLATES:
-        assert "{" not in template.format_map(dw._Values(rng, params.day0))
+    for template in phrasing.NO_TOOL_TEMPLATES:
+        assert "{" not in template.format_map(Values(rng, params.day0))
 
 
 def test_summary_reports_the_counts(world):
-    text = dw.summarize(world)
+    text = summarize(world)
     assert f"tools {len(world.cards)}" in text and f"traces {len(world.traces)}" in text
-    for name in dw.SLICES:
+    for name in SLICES:
         assert name in text

@@ -7,20 +7,20 @@ import pytest
 from serving import metrics as M
 from serving.io import load_catalog, load_queries
 from serving.metrics import GoldSubgoal, StepSets
-from training.evaluate import (
+from training.core.baselines import rrf_ids
+from training.core.plots import plot_rows
+from training.core.scoring import (
+    EvalParams,
     MenuTies,
-    Params,
     QueryRecord,
-    Variant,
-    main,
-    plot_rows,
-    rrf_ids,
     run_eval_cli,
     sample_queries,
     stage_lists,
     summarize,
     tie_summary,
 )
+from training.core.variants import Variant
+from training.evaluate import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -215,7 +215,7 @@ def test_summarize_scores_abstention_slices_and_latency():
         _record("none_bad", [], [StepSets("w", ("t.q",), ("t.q",), ("t.q",), "t.q")],
                 slices=("no_tool",)),
     ]
-    out = summarize(records, ["single", "no_tool"], params=Params(), catalog_tokens=400)
+    out = summarize(records, ["single", "no_tool"], params=EvalParams(), catalog_tokens=400)
     assert out["n_items"] == 2 and out["end_to_end"] == pytest.approx(0.5)
     assert out["r_filter"] == pytest.approx(0.5)  # t.c retrieved, then filtered out
     assert out["recall"]["retrieved_at_5"] == pytest.approx(1.0)
@@ -256,7 +256,7 @@ def test_variant_specs_and_sampling():
     assert picked == sample_queries(items, 4, seed=1)  # type: ignore[arg-type]
     assert sample_queries(items, 0, seed=1) == items  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="ks"):
-        Params(ks=[0, 5])
+        EvalParams(ks=[0, 5])
 
 
 # --- the stage end to end on the fixture bundle -------------------------------------
@@ -346,7 +346,7 @@ def test_model_caches_return_what_the_models_do(fixture_bundle, tmp_path):
     from sentence_transformers.cross_encoder import CrossEncoder
 
     from serving.encoder import Encoder, PairScorer, stock_model_path
-    from training.evaluate import CachedEncoder, CachedPairScorer
+    from training.core.variants import CachedEncoder, CachedPairScorer
 
     plain = Encoder(fixture_bundle / "models" / "retriever")
     vectors: dict = {}

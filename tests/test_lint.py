@@ -3,18 +3,14 @@ import json
 
 import pytest
 
-from serving.approvals import approve
+from serving.catalog.approvals import approve
+from serving.catalog.findings import SEVERITY, Finding, LintConfig
+from serving.catalog.lint import lint_catalog
+from serving.catalog.security_rules import injected_instructions
+from serving.catalog.shadowing import fold_identifier
+from serving.cli import run_lint
 from serving.encoder import Encoder, stock_model_path
 from serving.io import load_catalog
-from serving.lint import (
-    SEVERITY,
-    Finding,
-    LintConfig,
-    fold_identifier,
-    injected_instructions,
-    lint_catalog,
-    run_lint,
-)
 from serving.schema import ToolCard
 
 BASE = {
@@ -323,8 +319,8 @@ def test_every_code_has_a_trigger_in_this_file():
 def test_security_eval_variants_are_flagged_and_keep_their_risk_decision(fixture_catalog):
     from serving.io import load_queries
     from serving.policy import RiskPolicy
+    from training.core.attacks import ATTACK_KINDS
     from training.security_eval import (
-        ATTACK_KINDS,
         Params,
         choose_originals,
         current_catalog,

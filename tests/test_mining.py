@@ -45,8 +45,8 @@ from serving.bundle import load_bundle
 from serving.encoder import Encoder
 from serving.io import load_catalog, load_traces
 from serving.retrieve import BM25Retriever, top_n
-from training.common import ParamsError
-from training.mine import Params, load_mine_params, main, mine
+from training.core.params import ParamsError, load_params
+from training.mine import Params, main, mine
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -69,7 +69,7 @@ def traces(cards):
 
 @pytest.fixture(scope="module")
 def params() -> Params:
-    return load_mine_params(ROOT / "params.yaml")
+    return load_params(ROOT / "params.yaml", "mine", Params)
 
 
 def mine_kwargs(params: Params) -> dict:
@@ -524,8 +524,8 @@ def test_runtime_groups_by_hand():
 
 
 def test_runtime_candidates_are_the_menu_stage_input(fixture_bundle):
+    from serving.selection import SessionContext
     from serving.selector import Selector
-    from serving.types import SessionContext
 
     source = RuntimeCandidates(fixture_bundle)
     session = {"connections": ["slack", "github"]}
@@ -564,15 +564,15 @@ def test_reranker_groups_from_the_fixture_bundle(traces, cards, params, fixture_
 
 def test_params_mirror_the_section(tmp_path):
     text = (ROOT / "params.yaml").read_text()
-    params = load_mine_params(ROOT / "params.yaml")
+    params = load_params(ROOT / "params.yaml", "mine", Params)
     assert isinstance(params.sampling, SamplingParams)
     bad = tmp_path / "params.yaml"
     bad.write_text(text.replace("    new_tool_quota:", "    new_tool_quote:"))
     with pytest.raises(ParamsError, match=r"mine.sampling.*new_tool_quote"):
-        load_mine_params(bad)
+        load_params(bad, "mine", Params)
     bad.write_text(text.replace("  reranker_negatives:", "  reranker_negatives_x:"))
     with pytest.raises(ParamsError, match="reranker_negatives"):
-        load_mine_params(bad)
+        load_params(bad, "mine", Params)
 
 
 def run_stage(tmp_path: Path, fixture_catalog: Path, fixture_bundle: Path, tag: str) -> dict:

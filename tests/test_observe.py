@@ -16,7 +16,7 @@ from serving.observe import (
     follow_ups,
     normalise,
 )
-from serving.types import Subgoal
+from serving.selection import Subgoal
 from serving.vocab import OPERATIONS
 
 

@@ -10,11 +10,10 @@ from serving.config import RuntimeParams
 from serving.encoder import stock_model_path
 from serving.io import load_catalog, load_queries
 from serving.selector import Selector
-from training import registry
-from training.common import read_section
-from training.evaluate import Params as EvalParams
-from training.export import Params as ExportParams
-from training.export import export_bundle
+from training.core import registry
+from training.core.bundle_export import ExportParams, export_bundle
+from training.core.params import read_section
+from training.core.scoring import EvalParams
 from training.promote import (
     Params,
     decide,

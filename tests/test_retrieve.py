@@ -7,13 +7,16 @@ from serving.retrieve import (
     AccessIndex,
     BM25Retriever,
     CapabilityRetriever,
+    DenseRetriever,
     ExactNameMatcher,
+    FuseStage,
+    RetrieveStage,
     access_problem,
     rrf_fuse,
     top_n,
 )
+from serving.selection import Selection, SessionContext, Subgoal, run_stages
 from serving.text import tokenize
-from serving.types import SessionContext, Subgoal
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +106,35 @@ def test_bm25_finds_exact_tokens(cards):
 def test_tokenize_splits_identifiers_and_folds_plurals():
     assert tokenize("github.search_code the Commits") == ["github", "search", "code", "commit"]
     assert tokenize("status issues") == ["status", "issue"]
+
+
+
+def test_retrieve_and_fuse_stages_give_the_fused_order_and_time_themselves(cards):
+    ids = [c.tool_id for c in cards]
+    rng = np.random.default_rng(0)
+    dense = DenseRetriever(rng.normal(size=(len(cards), 8)).astype(np.float32))
+    bm25 = BM25Retriever.build(cards)
+    capability = CapabilityRetriever(build_capability_index(cards), len(cards))
+    vector = rng.normal(size=8).astype(np.float32)
+    mask = np.ones(len(cards), bool)
+    mask[row_of(cards, "k8s.get_pod_logs")] = False  # the session cannot call this one
+    subgoal = Subgoal("check the rollout of k8s.get_pod_logs", ("get",), ("rollout",))
+    exact = ExactNameMatcher(cards)
+    stages = [
+        ("retrieve", RetrieveStage(dense, bm25, capability, ids, vector, mask, 5)),
+        ("fuse", FuseStage({t: r for r, t in enumerate(ids)}, ids, exact, k=60, n=6)),
+    ]
+    sel = run_stages(Selection(subgoal), stages)
+
+    rankings = {
+        "dense": dense.search(vector, mask, 5),
+        "bm25": bm25.search(subgoal.text, mask, 5),
+        "capability": capability.search(subgoal, mask, 5),
+    }
+    forced = exact.match(subgoal.text)  # named exactly: first, whatever the mask says
+    want = rrf_fuse(rankings, k=60, n=6, force=forced)
+    assert [(c.tool_id, c.score) for c in sel.candidates] == [(ids[r], s) for r, s, _ in want]
+    assert sel.candidates[0].tool_id == "k8s.get_pod_logs" and sel.candidates[0].scores["exact"]
+    ranks = {k: v for k, v in sel.candidates[1].scores.items() if k.startswith("rank_")}
+    assert ranks == want[1][2]
+    assert list(sel.timings_ms) == ["retrieve", "fuse"] and min(sel.timings_ms.values()) >= 0

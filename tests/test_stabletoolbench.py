@@ -7,7 +7,7 @@ import pytest
 
 from serving.io import load_catalog, load_queries, load_traces
 from serving.schema import TOOL_ID_RE
-from training.stabletoolbench import Params, main, split_queries
+from training.benchmarks.stabletoolbench import Params, main, split_queries
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "stabletoolbench"
 
@@ -191,7 +191,7 @@ def test_split_traces_and_eval(tmp_path):
 
 
 def test_split_is_seeded_and_follows_the_share(tmp_path):
-    from training.stabletoolbench import BenchmarkQuery
+    from training.benchmarks.stabletoolbench import BenchmarkQuery
 
     queries = [BenchmarkQuery.from_dict(q) for q in QUERIES]
     first = split_queries(queries, seed=3, train_share=0.5)
@@ -203,12 +203,16 @@ def test_split_is_seeded_and_follows_the_share(tmp_path):
 
 
 def test_params_are_strict(tmp_path):
-    from training.common import ParamsError
+    from training.core.params import ParamsError, params_from_mapping
 
     with pytest.raises(ParamsError, match="unknown keys"):
-        Params.from_mapping({"seed": 1, "train_share": 0.5, "added_at": "2024-01-01", "x": 1})
+        params_from_mapping(
+            Params, {"seed": 1, "train_share": 0.5, "added_at": "2024-01-01", "x": 1}, "stb"
+        )
     with pytest.raises(ParamsError, match="train_share"):
-        Params.from_mapping({"seed": 1, "train_share": 1.5, "added_at": "2024-01-01"})
+        params_from_mapping(
+            Params, {"seed": 1, "train_share": 1.5, "added_at": "2024-01-01"}, "stb"
+        )
 
 
 @pytest.mark.skipif(not BENCH.is_dir(), reason="the StableToolBench files are not here")

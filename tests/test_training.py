@@ -18,7 +18,9 @@ from features.dataset import PAIRS_SCHEMA, RERANKER_SCHEMA, RETRIEVER_SCHEMA, wr
 from serving.io import load_catalog
 from training import train_reranker as RR
 from training import train_retriever as TR
-from training.common import ParamsError
+from training.core import encoder_training as ET
+from training.core import rank_metrics as RM
+from training.core.params import ParamsError, load_params
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RETRIEVER_PARAMS = {
@@ -190,9 +192,9 @@ def assert_rates(metrics: dict, keys: set[str]) -> None:
 def test_gold_ranks_count_ties_against_gold():
     scores = np.array([0.9, 0.5, 0.5, 0.1])
     # gold at index 2 ties with non-gold index 1: it ranks behind it, 3rd
-    assert TR.gold_ranks(scores, np.array([False, False, True, False])).tolist() == [3]
+    assert RM.gold_ranks(scores, np.array([False, False, True, False])).tolist() == [3]
     # a constant scorer puts the gold last, whatever its position
-    assert TR.gold_ranks(np.zeros(4), np.array([True, False, False, False])).tolist() == [4]
+    assert RM.gold_ranks(np.zeros(4), np.array([True, False, False, False])).tolist() == [4]
 
 
 def test_ranking_metrics_by_hand():
@@ -200,22 +202,22 @@ def test_ranking_metrics_by_hand():
     scores = np.array([[0.1, 0.9, 0.8, 0.2], [0.7, 0.6, 0.5, 0.4]])
     gold = [frozenset({"c", "d"}), frozenset({"a"})]
     # q1: c ranks 2, d ranks 3 -> recall@2 = 1/2, RR = 1/2; q2: a ranks 1 -> 1, 1
-    got = TR.ranking_metrics(scores, doc_ids, gold, k=2)
+    got = RM.ranking_metrics(scores, doc_ids, gold, k=2)
     assert got == pytest.approx({"recall_at_2": (0.5 + 1.0) / 2, "mrr": (0.5 + 1.0) / 2})
     # the same queries with the documents in another order score the same
     perm = [3, 1, 0, 2]
-    got_perm = TR.ranking_metrics(scores[:, perm], [doc_ids[i] for i in perm], gold, k=2)
+    got_perm = RM.ranking_metrics(scores[:, perm], [doc_ids[i] for i in perm], gold, k=2)
     assert got_perm == pytest.approx(got)
 
 
 def test_order_metrics_by_hand():
     groups = [
-        RR.Group("q1", ("a", "b", "c"), (0, 1, 0), (1, 2, 3)),
-        RR.Group("q2", ("a", "b"), (1, 0), (1, 2)),
+        RM.Group("q1", ("a", "b", "c"), (0, 1, 0), (1, 2, 3)),
+        RM.Group("q2", ("a", "b"), (1, 0), (1, 2)),
     ]
     scores = [np.array([3.0, 2.0, 1.0]), np.array([5.0, 1.0])]
     # q1: gold b ranks 2 -> RR 1/2, in the top 3 not the top 1; q2: gold a first -> 1
-    assert RR.order_metrics(scores, groups) == pytest.approx(
+    assert RM.order_metrics(scores, groups) == pytest.approx(
         {"mrr": 0.75, "recall_at_1": 0.5, "recall_at_3": 1.0, "recall_at_8": 1.0}
     )
 
@@ -228,21 +230,21 @@ def test_length_grouped_batches_cover_every_row_once_without_repeats():
     lengths = rng.integers(5, 100, size=203).tolist()
     tools = [f"t{i % 17}" for i in range(203)]  # 17 distinct positives: many conflicts
     values = [frozenset({f"q{i}", tools[i]}) for i in range(203)]
-    batches = TR.length_grouped_batches(lengths, values, batch_size=8, window=4, seed=1)
+    batches = ET.length_grouped_batches(lengths, values, batch_size=8, window=4, seed=1)
     flat = [i for b in batches for i in b]
     assert sorted(flat) == list(range(203))
     for batch in batches:
         assert len(batch) <= 8
         assert len({tools[i] for i in batch}) == len(batch)  # no tool twice in a batch
     assert sum(len(b) < 8 for b in batches) <= 3
-    again = TR.length_grouped_batches(lengths, values, batch_size=8, window=4, seed=1)
+    again = ET.length_grouped_batches(lengths, values, batch_size=8, window=4, seed=1)
     assert again == batches
-    assert TR.length_grouped_batches(lengths, values, batch_size=8, window=4, seed=2) != batches
+    assert ET.length_grouped_batches(lengths, values, batch_size=8, window=4, seed=2) != batches
 
 
 def test_length_grouped_batches_pad_less_than_random_batches():
     lengths = np.random.default_rng(0).integers(5, 100, size=512)
-    grouped = TR.length_grouped_batches(lengths.tolist(), None, batch_size=32, window=8, seed=0)
+    grouped = ET.length_grouped_batches(lengths.tolist(), None, batch_size=32, window=8, seed=0)
     shuffled = np.random.default_rng(0).permutation(512)
     random_batches = [shuffled[i : i + 32] for i in range(0, 512, 32)]
 
@@ -251,7 +253,7 @@ def test_length_grouped_batches_pad_less_than_random_batches():
 
     assert len(grouped) == 16 and all(len(b) == 32 for b in grouped)
     assert padded(grouped) < 0.8 * padded(random_batches)
-    dropped = TR.length_grouped_batches([3] * 10, None, batch_size=4, window=2, seed=0,
+    dropped = ET.length_grouped_batches([3] * 10, None, batch_size=4, window=2, seed=0,
                                         drop_last=True)
     assert [len(b) for b in dropped] == [4, 4]
 
@@ -276,17 +278,17 @@ def test_reranker_groups_and_the_fused_baseline(train_dir):
     assert len(valid) == 17 and len(RR.groups_of(frame, "valid", limit=5)) == 5
     assert all(g.labels == (0, 0, 1, 0) and g.fused_ranks == (1, 2, 3, 4) for g in valid)
     # the gold is third everywhere: MRR 1/3, recall@1 0, @3 and @8 1
-    assert RR.order_metrics(RR.fused_scores(valid), valid) == pytest.approx(
+    assert RM.order_metrics(RR.fused_scores(valid), valid) == pytest.approx(
         {"mrr": 1 / 3, "recall_at_1": 0.0, "recall_at_3": 1.0, "recall_at_8": 1.0})
     # a gold tool outside the fused order ranks last; a tie counts against it
-    outside = RR.Group("q", ("a", "b", "c"), (1, 0, 0), (0, 1, 2))
-    assert RR.order_metrics(RR.fused_scores([outside]), [outside])["mrr"] == 1 / 3
+    outside = RM.Group("q", ("a", "b", "c"), (1, 0, 0), (0, 1, 2))
+    assert RM.order_metrics(RR.fused_scores([outside]), [outside])["mrr"] == 1 / 3
     tied = [np.zeros(3)]
-    assert RR.order_metrics(tied, [outside])["recall_at_1"] == 0.0
+    assert RM.order_metrics(tied, [outside])["recall_at_1"] == 0.0
 
 
 def test_training_columns_shapes(fixture_catalog, train_dir):
-    texts = TR.tool_texts(load_catalog(fixture_catalog).items)
+    texts = ET.tool_texts(load_catalog(fixture_catalog).items)
     groups = RR.groups_of(pl.read_parquet(train_dir / "reranker.parquet"), "train")
     bce = RR.training_columns(groups, texts, "bce")
     lam = RR.training_columns(groups, texts, "lambda")
@@ -303,7 +305,7 @@ def test_unknown_tool_ids_fail_before_training(fixture_catalog, train_dir):
     triplets = pl.read_parquet(train_dir / "retriever.parquet").with_columns(
         pl.lit("ghost.tool").alias("negative")
     )
-    with pytest.raises(TR.TrainingDataError, match="ghost.tool"):
+    with pytest.raises(ET.TrainingDataError, match="ghost.tool"):
         TR.train_retriever(
             triplets,
             pl.read_parquet(train_dir / "pairs.parquet"),
@@ -317,7 +319,7 @@ def test_params_are_strict(tmp_path):
     path = tmp_path / "params.yaml"
     path.write_text(yaml.safe_dump({"train_retriever": {**RETRIEVER_PARAMS, "extra": 1}}))
     with pytest.raises(ParamsError, match="extra"):
-        TR.load_params(path, TR.SECTION, TR.Params)
+        load_params(path, TR.SECTION, TR.Params)
     with pytest.raises(ParamsError, match="compare_uniform"):
         TR.Params(**{**RETRIEVER_PARAMS, "sampler": "uniform"})
     with pytest.raises(ParamsError, match="learning_rate"):
@@ -328,8 +330,8 @@ def test_params_are_strict(tmp_path):
 
 def test_repo_params_sections_load():
     root = Path(__file__).resolve().parents[1]
-    TR.load_params(root / "params.yaml", TR.SECTION, TR.Params)
-    RR.load_params(root / "params.yaml", RR.SECTION, RR.Params)
+    load_params(root / "params.yaml", TR.SECTION, TR.Params)
+    load_params(root / "params.yaml", RR.SECTION, RR.Params)
 
 
 # --- real training runs -----------------------------------------------------------------------
@@ -404,17 +406,17 @@ def test_train_retriever_frozen_layers_stay_fixed(tiny_model, train_dir, fixture
 def test_freeze_lower_layers_checks_depth(tiny_model):
     model = TR.load_bi_encoder(tiny_model)
     with pytest.raises(ParamsError, match="frozen_layers"):
-        TR.freeze_lower_layers(model, 3)  # the tiny BERT has 2
-    assert TR.freeze_lower_layers(model, 0) == 0
+        ET.freeze_lower_layers(model, 3)  # the tiny BERT has 2
+    assert ET.freeze_lower_layers(model, 0) == 0
 
 
 def test_precision_args():
     import torch
 
-    assert TR.precision_args("fp32") == {"bf16": False, "use_cpu": False}
+    assert ET.precision_args("fp32") == {"bf16": False, "use_cpu": False}
     if not torch.cuda.is_available():
         # transformers refuses bf16 without a GPU unless told it runs on the CPU
-        assert TR.precision_args("bf16") == {"bf16": True, "use_cpu": True}
+        assert ET.precision_args("bf16") == {"bf16": True, "use_cpu": True}
 
 
 @pytest.mark.parametrize("loss", ["bce", "lambda"])

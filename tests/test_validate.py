@@ -3,7 +3,7 @@ from typing import Any
 import pytest
 
 from serving.schema import ToolCard
-from serving.types import SessionContext
+from serving.selection import SessionContext
 from serving.validate import validate_arguments
 
 ISSUE_SCHEMA = {

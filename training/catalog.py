@@ -7,12 +7,12 @@ catalog this stage has imported and linted, never the raw inputs.
 
 1. BASE_CATALOG (tool cards, JSONL) loads with bad lines counted and quarantined
    (`<OUT_DIR>.catalog.quarantine.jsonl`).
-2. Each entry of `catalog.sources` in params is imported (`serving.importers`): a tool
+2. Each entry of `catalog.sources` in params is imported (`serving.catalog.importers`): a tool
    list in MCP `tools/list`, OpenAI or Anthropic form, its server name the namespace;
    derived fields are marked as derived. A tool id that is already in the catalog fails
    the stage, naming both sources; bad entries are counted, reported and quarantined
    (`<OUT_DIR>.sources.quarantine.jsonl`).
-3. The merged catalog is linted (`serving.lint.lint_catalog`, with the packaged MiniLM
+3. The merged catalog is linted (`serving.catalog.lint.lint_catalog`, with the packaged MiniLM
    for near-duplicates when `embed` is on). All findings go to `OUT_DIR/lint.json`.
 4. The gate, `on_error` (or `--on-error`): `fail` stops the pipeline (exit 1, after the
    metrics are written) when any tool has an error-severity finding; `exclude` leaves
@@ -34,32 +34,35 @@ import argparse
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from serving.importers import import_tools
+from serving.catalog.findings import Finding, count_findings
+from serving.catalog.importers import import_tools
+from serving.catalog.lint import lint_catalog
 from serving.io import load_catalog, quarantine_path_for, write_jsonl
-from serving.lint import Finding, count_findings, lint_catalog
 from serving.schema import ToolCard
-from training.common import ParamsError, read_section, write_metrics
+from training.core.metrics_io import write_metrics
+from training.core.params import ParamsError, load_params, optional
 
 log = logging.getLogger(__name__)
 SECTION = "catalog"
 ON_ERROR = ("fail", "exclude", "report")
-SOURCE_KEYS = {"file", "format", "server", "trust", "domain", "connection", "added_at"}
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
+    """One tool list to import (an entry of `catalog.sources`)."""
+
     file: str
     server: str
     added_at: str
-    format: str = "auto"
-    trust: str = "third_party"
-    domain: str | None = None
-    connection: str | None = None
+    format: str = optional("auto")
+    trust: str = optional("third_party")
+    domain: str | None = optional(None)
+    connection: str | None = optional(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,31 +71,11 @@ class Params:
 
     on_error: str  # fail | exclude | report
     embed: bool  # embed summaries to find unannotated near-duplicates
-    sources: tuple[Source, ...] = field(default_factory=tuple)
+    sources: tuple[Source, ...] = optional(())
 
-    @classmethod
-    def from_dict(cls, raw: Any) -> Params:
-        if not isinstance(raw, Mapping):
-            raise ParamsError(f"{SECTION}: expected a mapping")
-        unknown = set(raw) - {"on_error", "embed", "sources"}
-        if unknown:
-            raise ParamsError(f"{SECTION}: unknown keys {sorted(unknown)}")
-        if raw.get("on_error") not in ON_ERROR:
-            raise ParamsError(f"{SECTION}.on_error: {raw.get('on_error')!r} not in {ON_ERROR}")
-        if not isinstance(raw.get("embed"), bool):
-            raise ParamsError(f"{SECTION}.embed: expected true or false")
-        sources = []
-        for i, entry in enumerate(raw.get("sources") or []):
-            where = f"{SECTION}.sources[{i}]"
-            if not isinstance(entry, Mapping):
-                raise ParamsError(f"{where}: expected a mapping")
-            if set(entry) - SOURCE_KEYS:
-                raise ParamsError(f"{where}: unknown keys {sorted(set(entry) - SOURCE_KEYS)}")
-            missing = {"file", "server", "added_at"} - set(entry)
-            if missing:
-                raise ParamsError(f"{where}: missing {sorted(missing)}")
-            sources.append(Source(**{k: str(v) for k, v in entry.items()}))
-        return cls(on_error=raw["on_error"], embed=raw["embed"], sources=tuple(sources))
+    def __post_init__(self) -> None:
+        if self.on_error not in ON_ERROR:
+            raise ParamsError(f"{SECTION}.on_error: {self.on_error!r} not in {ON_ERROR}")
 
 
 class CatalogError(ValueError):
@@ -168,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
     t0 = time.perf_counter()
-    params = Params.from_dict(read_section(args.params, SECTION))
+    params = load_params(args.params, SECTION, Params)
     if args.on_error:
         params = replace(params, on_error=args.on_error)
     out_dir = Path(args.out_dir)

@@ -12,86 +12,20 @@ when its feature names are not the ones this code computes.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
-import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
-from serving import bundle as B
-from serving.config import RuntimeParams, utc_now
-from serving.encoder import Encoder, stock_model_path
+from serving.config import RuntimeParams
+from serving.encoder import stock_model_path
 from serving.io import load_catalog, quarantine_path_for
-from serving.retrieve import BM25Retriever
-from serving.schema import BundleManifest, ToolCard
-from training.common import load_params, read_section, write_metrics
+from training.core.bundle_export import ExportParams, export_bundle
+from training.core.metrics_io import write_metrics
+from training.core.params import load_params, read_section
 
 log = logging.getLogger(__name__)
-_MODEL_NOISE = shutil.ignore_patterns(
-    "README.md", ".gitattributes", "data_config.json", "checkpoint-*"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Params:
-    encode_batch_size: int
-    strict: bool
-
-
-def export_bundle(
-    cards: Sequence[ToolCard],
-    out_dir: Path,
-    *,
-    retriever_path: Path,
-    reranker_path: Path | None,
-    runtime: RuntimeParams,
-    ltr_path: Path | None = None,
-    params: Params,
-    extra_params: dict[str, Any] | None = None,
-) -> BundleManifest:
-    """Write every bundle file, then the manifest that hashes them."""
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    (out_dir / "dense").mkdir(parents=True)
-    B.write_cards(out_dir / B.CARDS, cards)
-    shutil.copytree(retriever_path, out_dir / B.RETRIEVER_DIR, ignore=_MODEL_NOISE)
-    if reranker_path is not None:
-        shutil.copytree(reranker_path, out_dir / B.RERANKER_DIR, ignore=_MODEL_NOISE)
-    if ltr_path is not None:
-        if reranker_path is None:
-            raise ValueError("--ltr needs --reranker: the cross-encoder's logit is a feature")
-        from serving.ranking import FEATURE_NAMES
-
-        names = tuple(json.loads((ltr_path / B.LTR_FEATURES).read_text()))
-        if names != FEATURE_NAMES:
-            raise ValueError(
-                f"{ltr_path / B.LTR_FEATURES}: trained on {list(names)}, "
-                f"the runtime computes {list(FEATURE_NAMES)}"
-            )
-        shutil.copytree(ltr_path, out_dir / B.LTR_DIR, ignore=_MODEL_NOISE)
-    encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
-    vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
-    np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
-    BM25Retriever.build(cards).save(out_dir / B.BM25_DIR)
-    (out_dir / B.CAPABILITIES).write_text(json.dumps(B.build_capability_index(cards)))
-    (out_dir / B.RUNTIME).write_text(json.dumps(runtime.to_dict(), indent=2, sort_keys=True))
-    return B.finalize_manifest(
-        out_dir,
-        created_at=utc_now(),
-        git_rev=B.git_rev(),
-        params={"export": {"encode_batch_size": params.encode_batch_size}, **(extra_params or {})},
-        models={
-            "retriever": str(retriever_path),
-            "reranker": str(reranker_path) if reranker_path else None,
-            "ltr": str(ltr_path) if ltr_path else None,
-            "embedding_dim": int(vectors.shape[1]),
-        },
-    )
+Params = ExportParams  # the `export` section; train_ltr and the security study read it too
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -121,9 +55,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         quarantine=quarantine_path_for(out_dir, "catalog"),
     )
     log.info(catalog.summary(args.catalog))
-    cards, excluded = list(catalog.items), []
+    cards = list(catalog.items)
+    excluded: list[tuple[str, str]] = []
     if args.ledger:
-        from serving.approvals import filter_approved
+        from serving.catalog.approvals import filter_approved
 
         cards, excluded = filter_approved(catalog.items, args.ledger)
     manifest = export_bundle(

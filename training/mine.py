@@ -41,7 +41,8 @@ from features.sampling import (
 )
 from serving.io import load_catalog, load_traces, quarantine_path_for
 from serving.schema import ToolCard, Trace
-from training.common import ParamsError, read_section, write_metrics
+from training.core.metrics_io import write_metrics
+from training.core.params import ParamsError, load_params
 
 log = logging.getLogger(__name__)
 STAGE = "mine"
@@ -64,40 +65,20 @@ class Params:
     reranker_valid_groups: int  # valid groups (every runtime candidate)
     synthetic_servers: int  # other servers connected when replaying a cold-start pair
 
-    @classmethod
-    def from_dict(cls, raw: Mapping[str, Any], where: str = STAGE) -> Params:
-        values = _strict(cls, raw, where)
-        values["sampling"] = SamplingParams(
-            **_strict(SamplingParams, values["sampling"], f"{where}.sampling")
-        )
-        params = cls(**values)
-        if not 0.0 <= params.valid_share < 1.0:
-            raise ParamsError(f"{where}.valid_share: {params.valid_share} not in [0, 1)")
-        if params.sampling.temperature < 0:
-            raise ParamsError(f"{where}.sampling.temperature: must be >= 0")
-        return params
-
-
-def _strict(cls: type, raw: Any, where: str) -> dict[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise ParamsError(f"{where}: expected a mapping")
-    kinds = {f.name: f.type for f in fields(cls)}
-    unknown, missing = sorted(set(raw) - set(kinds)), sorted(set(kinds) - set(raw))
-    if unknown or missing:
-        raise ParamsError(f"{where}: unknown keys {unknown}, missing keys {missing}")
-    for name, kind in kinds.items():
-        value = raw[name]
-        ok = {
-            "int": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-            "float": isinstance(value, int | float) and not isinstance(value, bool),
-        }.get(str(kind), True)
-        if not ok:
-            raise ParamsError(f"{where}.{name}: expected {kind}, got {value!r}")
-    return dict(raw)
-
-
-def load_mine_params(path: str | Path) -> Params:
-    return Params.from_dict(read_section(path, STAGE))
+    def __post_init__(self) -> None:
+        ints = [(f.name, getattr(self, f.name)) for f in fields(self) if f.type in ("int", int)]
+        ints += [
+            (f"sampling.{f.name}", getattr(self.sampling, f.name))
+            for f in fields(self.sampling)
+            if f.type in ("int", int)
+        ]
+        for name, value in ints:
+            if value < 0:
+                raise ParamsError(f"{STAGE}.{name}: expected an integer >= 0, got {value!r}")
+        if not 0.0 <= self.valid_share < 1.0:
+            raise ParamsError(f"{STAGE}.valid_share: {self.valid_share} not in [0, 1)")
+        if self.sampling.temperature < 0:
+            raise ParamsError(f"{STAGE}.sampling.temperature: must be >= 0")
 
 
 @dataclass(frozen=True)
@@ -227,9 +208,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
     from serving.bundle import load_bundle
-    from training.tracking import log_dataset_digest, log_metrics, stage_run
+    from training.core.tracking import log_dataset_digest, log_metrics, stage_run
 
-    params = load_mine_params(args.params)
+    params = load_params(args.params, STAGE, Params)
     out_dir = Path(args.out_dir)
     started = time.perf_counter()
     quarantine = {what: quarantine_path_for(out_dir, what) for what in ("catalog", "traces")}

@@ -4,10 +4,10 @@ of the recall chain regresses.
     python -m training.promote PARAMS CANDIDATE_BUNDLE EVAL_QUERIES METRICS REPORT
         [--production-bundle DIR] [--candidate-metrics EVAL_JSON] [--release-dir DIR]
 
-The candidate is registered (`training.registry`, alias `candidate`). The bundle to beat
+The candidate is registered (`training.core.registry`, alias `candidate`). The bundle to beat
 is `--production-bundle` when given, else the one the registry's `production` alias
 points at; with neither (the first promotion) the candidate is promoted. Both bundles run
-the same labeled queries in this run with `training.evaluate`'s functions and `evaluate`
+the same labeled queries in this run with `training.core.scoring` and the `evaluate`
 params (the same query sample as `metrics/eval.json`). A production bundle this runtime
 refuses to load (e.g. its ranker computes other features than this runtime's) cannot be
 re-run: its chain as recorded at registration, by its own runtime on the same queries,
@@ -43,9 +43,9 @@ from serving.bundle import BundleError, verify_bundle
 from serving.io import load_queries
 from serving.schema import LabeledQuery
 from serving.selector import Selector
-from training.common import load_params, write_metrics
-from training.evaluate import Params as EvalParams
-from training.evaluate import evaluate, round_floats, sample_queries, summarize
+from training.core.metrics_io import write_metrics
+from training.core.params import ParamsError, load_params
+from training.core.scoring import EvalParams, evaluate, round_floats, sample_queries, summarize
 
 log = logging.getLogger(__name__)
 SECTION = "promote"
@@ -63,15 +63,15 @@ class Params:
 
     def __post_init__(self) -> None:
         if isinstance(self.tolerance, bool) or not isinstance(self.tolerance, int | float):
-            raise ValueError(f"{SECTION}.tolerance: expected a number, got {self.tolerance!r}")
+            raise ParamsError(f"{SECTION}.tolerance: expected a number, got {self.tolerance!r}")
         if not 0 <= self.tolerance < 1:
-            raise ValueError(f"{SECTION}.tolerance: {self.tolerance} is not in [0, 1)")
+            raise ParamsError(f"{SECTION}.tolerance: {self.tolerance} is not in [0, 1)")
         slices = self.slices_checked
         if isinstance(slices, str) or not all(isinstance(s, str) and s for s in slices):
-            raise ValueError(f"{SECTION}.slices_checked: expected a list of slice names")
+            raise ParamsError(f"{SECTION}.slices_checked: expected a list of slice names")
         object.__setattr__(self, "slices_checked", tuple(slices))
         if not self.registered_model:
-            raise ValueError(f"{SECTION}.registered_model: empty")
+            raise ParamsError(f"{SECTION}.registered_model: empty")
 
 
 # --- the decision (pure) ------------------------------------------------------------
@@ -164,7 +164,7 @@ def evaluate_bundle(
     progress: bool = False,
 ) -> dict[str, Any]:
     """The pipeline part of eval.json for one bundle (no baselines, no variants), with
-    the same query sample and rounding as `training.evaluate`."""
+    the same query sample and rounding as the `evaluate` stage."""
     sampled = sample_queries(queries, params.max_queries, params.seed)
     slices = sorted({s for q in sampled for s in q.slices})
     result = evaluate(selector, sampled, progress=progress, desc=desc)
@@ -274,7 +274,7 @@ def production_summary(
 ) -> tuple[dict[str, Any], str]:
     """Production's eval summary and where it came from: this run, or (when this runtime
     refuses to load the bundle) the chain recorded when it was registered."""
-    from training import registry
+    from training.core import registry
 
     try:
         selector = Selector.from_bundle(prod_path)
@@ -367,8 +367,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     import mlflow
 
-    from training import registry
-    from training.tracking import log_metrics, stage_run
+    from training.core import registry
+    from training.core.tracking import log_metrics, stage_run
 
     client = registry.registry_client()
     name = params.registered_model

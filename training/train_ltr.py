@@ -6,7 +6,7 @@
 The groups are what the ranker will see at run time: a scratch bundle with the
 fine-tuned retriever and cross-encoder replays each sampled trace subgoal in its
 session (retrieval, fusion, hard filters; the first `rerank_depth` candidates, each
-scored by the cross-encoder), and `serving.ranking.feature_matrix` turns every candidate
+scored by the cross-encoder), and `serving.ranker_features.feature_matrix` turns every candidate
 into the features the runtime computes. Positives are drawn by the exploration sampler
 from the train split of `TRAIN_DIR/pairs.parquet` (cold-start pairs replay in a
 synthetic session, as in `features.candidates`); labels: 1 for a gold tool, a non-gold
@@ -19,7 +19,7 @@ held-out (valid-split) traces instead, the ranker did worse on the demo eval req
 traced positives, so the ranker never met a new tool and learned that history decides.
 The train draw carries the exploration sampler's new-tool quota and cold-start pairs.
 
-History (`serving.ranking.History`): every trace event of TRACES, keyed by the
+History (`serving.ranker_features.History`): every trace event of TRACES, keyed by the
 capability keys of its subgoal; in a train or valid group the event the group came from is
 taken out of its tool's counts (leave-one-out), or the model would read the label off it
 (and the validation numbers would flatter it).
@@ -40,19 +40,30 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import polars as pl
 
 from features.candidates import gold_and_equivalents, sample_group_rows, synthetic_context
 from features.dataset import PAIRS_SCHEMA, scan_parquet
 from features.mining import SYNTHETIC_PREFIX, tool_frame
-from features.sampling import rng_for
+from features.sampling import SamplingParams, rng_for
 from serving.io import load_catalog, load_traces
-from serving.ranking import FEATURE_NAMES, HISTORY_FILE, History, capability_keys, feature_matrix
+from serving.ranker_features import (
+    FEATURE_NAMES,
+    HISTORY_FILE,
+    History,
+    capability_keys,
+    feature_matrix,
+)
 from serving.schema import ToolCard, Trace
-from training.common import load_params, read_section, write_metrics
-from training.train_reranker import order_metrics
+from training.core.metrics_io import write_metrics
+from training.core.params import load_params, read_section
+from training.core.rank_metrics import Group, order_metrics
+
+if TYPE_CHECKING:
+    from serving.selector import Selector
 
 log = logging.getLogger(__name__)
 SECTION = "train_ltr"
@@ -107,7 +118,7 @@ def replay_groups(
     """Each row (a positive of pairs.parquet) replayed through `selector` (module doc)."""
     from tqdm import tqdm
 
-    from serving.types import SessionContext
+    from serving.selection import SessionContext
 
     depth = selector.params.rerank_depth
     cards = selector.cards
@@ -150,8 +161,6 @@ def split_scores(flat: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
 
 def order_comparison(model: Any, valid: Groups) -> dict[str, float]:
     """MRR and recall@k on the valid groups: `ltr_*`, `cross_encoder_*` and `fused_*`."""
-    from training.train_reranker import Group
-
     labels = split_scores(valid.labels, valid.sizes)
     groups = [Group("", tuple(map(str, range(len(y)))), tuple(map(int, y)), ()) for y in labels]
     columns = {name: i for i, name in enumerate(FEATURE_NAMES)}
@@ -184,6 +193,64 @@ def fit_ranker(train: Groups, params: Params) -> Any:
     return model
 
 
+@dataclass(frozen=True)
+class LtrResult:
+    model: Any  # the fitted lightgbm.LGBMRanker
+    history: History  # every trace event: the runtime's history table
+    groups: dict[str, Groups]  # "train" and "valid"
+    comparison: dict[str, float]  # `order_comparison` on the valid groups
+    fit_seconds: float
+
+
+def train_ltr(
+    cards: Sequence[ToolCard],
+    traces: Sequence[Trace],
+    pairs: pl.DataFrame,
+    selector: Selector,
+    *,
+    params: Params,
+    sampling: SamplingParams,
+) -> LtrResult:
+    """The stage: the history of every trace, groups sampled from `pairs` (pairs.parquet)
+    and replayed through `selector` (a scratch bundle of the fine-tuned models), the ranker
+    fit on the train groups and compared with the cross-encoder and the fused order on the
+    valid ones. No file I/O."""
+    from serving.decompose import DecomposerVocabulary, RuleDecomposer
+
+    annotate = RuleDecomposer(DecomposerVocabulary.from_cards(cards)).annotate
+    history = history_from_traces(traces, annotate)
+    tools = tool_frame(cards, {}, new_tool_days=0)
+    gold, equivalent = gold_and_equivalents(pairs, tools)
+    contexts = {t.request_id: t.context for t in traces}
+    servers = sorted({c.server for c in cards})
+    server_of = {c.tool_id: c.server for c in cards}
+    rng = rng_for(params.seed, "synthetic_context")
+
+    def synthetic(row: Mapping[str, Any]) -> dict[str, Any]:
+        return synthetic_context(row["tool_id"], servers, server_of, params.synthetic_servers, rng)
+
+    rows = {
+        split: frame.to_dicts()
+        for split, frame in sample_group_rows(
+            pairs, sampling, n_train=params.n_groups, n_valid=params.n_valid_groups,
+            seed=params.seed, stream="ltr",
+        ).items()
+    }
+    built = {
+        split: replay_groups(
+            rows[split], split=split, selector=selector, annotate=annotate,
+            history=history, contexts=contexts, gold=gold, equivalent=equivalent,
+            synthetic=synthetic,
+        )
+        for split in ("train", "valid")
+    }
+    t_fit = time.perf_counter()
+    model = fit_ranker(built["train"], params)
+    fit_seconds = time.perf_counter() - t_fit
+    comparison = order_comparison(model, built["valid"])
+    return LtrResult(model, history, built, comparison, fit_seconds)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -200,16 +267,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
     from serving.config import RuntimeParams
-    from serving.decompose import DecomposerVocabulary, RuleDecomposer
     from serving.selector import Selector
-    from training.export import Params as ExportParams
-    from training.export import export_bundle
-    from training.mine import load_mine_params
-    from training.tracking import log_dataset_digest, log_metrics, stage_run
+    from training.core.bundle_export import ExportParams, export_bundle
+    from training.core.tracking import log_dataset_digest, log_metrics, stage_run
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)
-    sampling = load_mine_params(args.params).sampling
+    sampling = load_params(args.params, "mine.sampling", SamplingParams)
     runtime = RuntimeParams.from_dict(read_section(args.params, "runtime"))
     catalog = load_catalog(args.catalog)
     cards: list[ToolCard] = list(catalog.items)
@@ -217,25 +281,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     log.info(traces.summary(args.traces))
     pairs = scan_parquet(Path(args.train_dir) / "pairs.parquet", PAIRS_SCHEMA).collect()
 
-    annotate = RuleDecomposer(DecomposerVocabulary.from_cards(cards)).annotate
-    history = history_from_traces(traces.items, annotate)
-    tools = tool_frame(cards, {}, new_tool_days=0)
-    gold, equivalent = gold_and_equivalents(pairs, tools)
-    contexts = {t.request_id: t.context for t in traces.items}
-    servers = sorted({c.server for c in cards})
-    server_of = {c.tool_id: c.server for c in cards}
-    rng = rng_for(params.seed, "synthetic_context")
-
-    def synthetic(row: Mapping[str, Any]) -> dict[str, Any]:
-        return synthetic_context(row["tool_id"], servers, server_of, params.synthetic_servers, rng)
-
-    rows = {
-        split: frame.to_dicts()
-        for split, frame in sample_group_rows(
-            pairs, sampling, n_train=params.n_groups, n_valid=params.n_valid_groups,
-            seed=params.seed, stream="ltr",
-        ).items()
-    }
     with tempfile.TemporaryDirectory(prefix="toolsift-ltr-") as tmp:
         export_bundle(
             cards,
@@ -246,18 +291,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             params=load_params(args.params, "export", ExportParams),
         )
         selector = Selector.from_bundle(Path(tmp) / "bundle", reranker="cross_encoder")
-        built = {
-            split: replay_groups(
-                rows[split], split=split, selector=selector, annotate=annotate,
-                history=history, contexts=contexts, gold=gold, equivalent=equivalent,
-                synthetic=synthetic,
-            )
-            for split in ("train", "valid")
-        }
-    t_fit = time.perf_counter()
-    model = fit_ranker(built["train"], params)
-    fit_seconds = time.perf_counter() - t_fit
-    comparison = order_comparison(model, built["valid"])
+        result = train_ltr(cards, traces.items, pairs, selector, params=params, sampling=sampling)
+    model, history, built, comparison = (
+        result.model, result.history, result.groups, result.comparison
+    )
 
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -277,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "n_valid_groups": built["valid"].stats["n_groups"],
         "n_valid_without_gold": built["valid"].stats["n_without_gold"],
         "n_history_tools": len(history.tools),
-        "fit_seconds": round(fit_seconds, 2),
+        "fit_seconds": round(result.fit_seconds, 2),
         "stage_seconds": round(time.perf_counter() - t0, 1),
     }
     write_metrics(args.metrics, metrics)

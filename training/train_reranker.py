@@ -30,17 +30,14 @@ import numpy as np
 import polars as pl
 
 from features.dataset import RERANKER_SCHEMA, scan_parquet
+from serving.encoder import PRECISIONS
 from serving.io import load_catalog
 from serving.schema import ToolCard
-from training.common import ParamsError, load_params, write_metrics
-from training.train_retriever import (
+from training.core.encoder_training import (
     EVAL_BATCH_SIZE,
-    PRECISIONS,
     TrainingDataError,
-    check_numbers,
     default_device,
     freeze_lower_layers,
-    gold_ranks,
     length_grouped_sampler,
     log_model_dir,
     loss_curve,
@@ -51,12 +48,14 @@ from training.train_retriever import (
     tool_texts,
     trainer_args,
 )
+from training.core.metrics_io import write_metrics
+from training.core.params import ParamsError, check_numbers, load_params
+from training.core.rank_metrics import Group, order_metrics
 
 log = logging.getLogger(__name__)
 SECTION = "train_reranker"
 RERANKER_FILE = "reranker.parquet"
 LOSSES = ("bce", "lambda")
-RECALL_AT = (1, 3, 8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +86,6 @@ class Params:
             non_negative=("frozen_layers",),
             floats=("learning_rate", "warmup"),
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    """One query and the tools to order for it; `labels[i]` is 1 for a gold tool and
-    `fused_ranks[i]` the tool's place in the runtime's fused order (0: not in it)."""
-
-    query: str
-    tool_ids: tuple[str, ...]
-    labels: tuple[int, ...]
-    fused_ranks: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,20 +153,6 @@ def training_columns(
 
 
 # --- metrics ------------------------------------------------------------------------------
-
-
-def order_metrics(scores: Sequence[np.ndarray], groups: Sequence[Group]) -> dict[str, float]:
-    """MRR and recall@k (a gold tool among the first k) of each group's scores, ties
-    counting against the gold tool; no groups, no metrics."""
-    if not groups:
-        return {}
-    first = np.array([
-        int(gold_ranks(np.asarray(s), np.asarray(g.labels) == 1).min())
-        for s, g in zip(scores, groups, strict=True)
-    ])
-    metrics = {"mrr": float(np.mean(1.0 / first))}
-    metrics.update({f"recall_at_{k}": float(np.mean(first <= k)) for k in RECALL_AT})
-    return metrics
 
 
 def fused_scores(groups: Sequence[Group]) -> list[np.ndarray]:
@@ -335,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     quiet_progress()
 
     from serving.encoder import stock_model_path
-    from training.tracking import log_dataset_digest, log_metrics
+    from training.core.tracking import log_dataset_digest, log_metrics
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)

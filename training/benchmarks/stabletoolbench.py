@@ -2,7 +2,7 @@
 three formats: `catalog.jsonl` (tool cards), `traces.jsonl` (the train half) and
 `eval.jsonl` (the eval half), plus `id_map.jsonl` (benchmark id -> our tool id).
 
-    python -m training.stabletoolbench params.yaml ../shared/benchmarks/stabletoolbench \
+    python -m training.benchmarks.stabletoolbench params.yaml ../shared/benchmarks/stabletoolbench \
         data/stb --metrics metrics/stb_data.json
 
 The benchmark is read in place (it is never copied into the project). Its files:
@@ -12,7 +12,7 @@ single|multi, subset}); see its README.
 
 Cards. Benchmark ids hold spaces, dots and emoji, so each card gets a `server.tool` id of
 slugs: the server is the RapidAPI tool name, the tool the api name (with its `#1`
-variant mark), both split into lowercase words like `serving.importers.name_words`
+variant mark), both split into lowercase words like `serving.vocab.name_words`
 (`Kick.com API | Kick API` -> `kick_com_api_kick_api`, `PopularSitesForQuery` ->
 `popular_sites_for_query`); clashing slugs get `_2`, `_3` in benchmark-id order.
 `domain` is the category, `name` the api name, `description` the original text. The
@@ -43,7 +43,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -51,26 +51,22 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from serving.importers import (
-    _AMBIGUOUS_VERBS,
-    DESTRUCTIVE_VERBS,
-    VERB_TO_OPERATION,
-    derive_capabilities,
-    derive_summary,
-    name_verb,
-    name_words,
-    schema_concepts,
-)
+from serving.catalog.derive import derive_capabilities, derive_summary, schema_concepts
 from serving.io import load_jsonl, write_jsonl
 from serving.schema import FieldError, LabeledQuery, ToolCard, Trace
-from serving.vocab import OPERATIONS
-from training.common import ParamsError, read_section, write_metrics
+from serving.vocab import (
+    AMBIGUOUS_VERBS,
+    DESTRUCTIVE_VERBS,
+    OPERATIONS,
+    VERB_TO_OPERATION,
+    name_verb,
+    name_words,
+)
+from training.core.metrics_io import write_metrics
+from training.core.params import ParamsError, load_params
 
 SECTION = "stb"
 KIND_SLICES = {"single": "single", "multi": "multi_subgoal"}
-# Words `name_verb` may pick that are as often nouns in an API name ("Set Address",
-# "User feed (Video posts)"): a name whose verb is one of them does not clearly mutate.
-AMBIGUOUS_VERBS = _AMBIGUOUS_VERBS
 
 # JSON Schema type spellings seen in API listings -> Draft 2020-12 types.
 TYPE_ALIASES = {
@@ -107,27 +103,15 @@ class Params:
     train_share: float  # share of queries (by query_id hash) that become traces
     added_at: str  # the one `added_at` of every card (the listings carry no date)
 
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> Params:
-        names = [f.name for f in fields(cls)]
-        missing = [n for n in names if n not in data]
-        unknown = sorted(set(data) - set(names))
-        if missing or unknown:
-            raise ParamsError(f"{SECTION}: missing keys {missing}, unknown keys {unknown}")
-        seed, share, added_at = data["seed"], data["train_share"], data["added_at"]
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ParamsError(f"{SECTION}.seed: expected an integer, got {seed!r}")
-        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 1:
-            raise ParamsError(f"{SECTION}.train_share: expected a number in [0, 1], got {share!r}")
+    def __post_init__(self) -> None:
+        if not 0 <= self.train_share <= 1:
+            raise ParamsError(
+                f"{SECTION}.train_share: expected a number in [0, 1], got {self.train_share!r}"
+            )
         try:
-            date.fromisoformat(str(added_at))
+            date.fromisoformat(self.added_at)
         except ValueError:
-            raise ParamsError(f"{SECTION}.added_at: {added_at!r} is not an ISO date") from None
-        return cls(seed=seed, train_share=float(share), added_at=str(added_at))
-
-
-def load_params(path: str | Path) -> Params:
-    return Params.from_mapping(read_section(path, SECTION))
+            raise ParamsError(f"{SECTION}.added_at: {self.added_at!r} is not an ISO date") from None
 
 
 # --- the benchmark's records ----------------------------------------------------------------
@@ -286,7 +270,8 @@ def derive_stb_risk(name: str) -> str:
     read-only."""
     words = name_words(name)
     found = name_verb(words)
-    # an inflected verb in an API name is a plural noun: "/marks/men", "Updates"
+    # an inflected verb in an API name is a plural noun: "/marks/men", "Updates"; a verb
+    # that is as often a noun ("Set Address", "User feed (Video posts)") does not mutate
     if found is None or found[1] in AMBIGUOUS_VERBS or words[found[0]] != found[1]:
         return "read_only"
     verb = found[1]
@@ -390,7 +375,8 @@ def split_queries(
     for q in queries:
         key = _text_key(q.query)
         group_id[key] = min(group_id.get(key, q.query_id), q.query_id)
-    train, held_out = [], []
+    train: list[BenchmarkQuery] = []
+    held_out: list[BenchmarkQuery] = []
     for q in queries:
         digest = hashlib.sha256(f"{seed}:{group_id[_text_key(q.query)]}".encode()).digest()
         u = int.from_bytes(digest[:8], "big") / 2**64
@@ -466,7 +452,7 @@ def convert(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m training.stabletoolbench",
+        prog="python -m training.benchmarks.stabletoolbench",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -475,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out_dir", help="for catalog.jsonl, traces.jsonl, eval.jsonl, id_map.jsonl")
     parser.add_argument("--metrics", help="where to write the counts (metrics/stb_data.json)")
     args = parser.parse_args(argv)
-    params = load_params(args.params)
+    params = load_params(args.params, SECTION, Params)
     started = time.perf_counter()
     tools, queries = read_benchmark(args.bench_dir)
     conv = convert(tools, queries, params)

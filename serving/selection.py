@@ -1,7 +1,14 @@
-"""Values that flow through the runtime pipeline for one request."""
+"""Values that flow through the runtime pipeline for one request, and the stage protocol.
+
+A `Selection` is one subgoal's candidates on their way from retrieval to the menu; every
+stage (`Stage`: retrieve, fuse, filter, rerank) takes one and returns the next, recording
+each removal with its reason. `run_stages` runs stages in order and records each one's
+wall time in `Selection.timings_ms`, which the trace reports as per-stage latency.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -60,6 +67,8 @@ class Subgoal:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
+    """A tool under consideration: its current score and the per-source scores or ranks."""
+
     tool_id: str
     score: float = 0.0
     scores: Mapping[str, float] = field(default_factory=dict)  # per-source score or rank
@@ -70,6 +79,8 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Selection:
+    """One subgoal's candidates between two stages, with every removal and stage time."""
+
     subgoal: Subgoal
     candidates: tuple[Candidate, ...] = ()
     dropped: tuple[tuple[str, str], ...] = ()  # (tool_id, "filter:write_tool_for_read")
@@ -83,8 +94,8 @@ Stage = Callable[[Selection], Selection]
 
 
 def run_stages(sel: Selection, stages: Sequence[tuple[str, Stage]]) -> Selection:
-    import time
-
+    """Run `(name, stage)` pairs in order; each stage's wall time (ms) lands in
+    `timings_ms[name]` of the selection it returns."""
     for name, stage in stages:
         t0 = time.perf_counter()
         sel = stage(sel)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from serving.catalog.findings import Finding, finding
 from serving.config import utc_now
 from serving.io import load_jsonl
 from serving.policy import RiskPolicy
@@ -230,38 +231,27 @@ def policy_excluding(policy: RiskPolicy, excluded: Iterable[tuple[str, str]]) ->
     return replace(policy, denylist=policy.denylist | {tool_id for tool_id, _ in excluded})
 
 
-def run_approve(
-    catalog_path: str | Path,
-    ledger_path: str | Path,
-    tool_ids: Sequence[str] | str,
-    *,
-    approver: str | None = None,
-    force: bool = False,
-) -> tuple[int, str]:
-    """`toolsift approve`: (exit code, output). Tools with an error-severity security
-    finding are refused unless `force`; exit 1 when any requested tool was refused."""
-    from serving.io import load_catalog
-    from serving.lint import error_tool_ids, lint_catalog
-
-    loaded = load_catalog(catalog_path)
-    cards = loaded.items
-    by_id = {c.tool_id: c for c in cards}
-    if tool_ids == "all":
-        wanted = list(by_id)
-    else:
-        wanted = list(dict.fromkeys([tool_ids] if isinstance(tool_ids, str) else tool_ids))
-    unknown = [t for t in wanted if t not in by_id]
-    if unknown:
-        raise ApprovalError(f"{catalog_path}: not in the catalog: {', '.join(unknown[:10])}")
-    findings = lint_catalog(cards, encoder=None)
-    flagged = error_tool_ids(findings, security_only=True)
-    refused = [] if force else [t for t in wanted if t in flagged]
-    chosen = [t for t in wanted if t not in refused]
-    new = approve(ledger_path, cards, chosen, approver=approver) if chosen else []
-    lines = [f"approved {len(new)} tools into {ledger_path}"]
-    for tool_id in refused:
-        reasons = sorted(
-            {f.code for f in findings if f.tool_id == tool_id and f.severity == "error"}
-        )
-        lines.append(f"refused {tool_id}: {', '.join(reasons)} (see `toolsift lint`)")
-    return (1 if refused else 0), "\n".join(lines) + "\n"
+def approval_findings(cards: Sequence[ToolCard], ledger_path: str | Path) -> list[Finding]:
+    """Lint findings for the tools the ledger leaves out: not approved, or changed since."""
+    _, excluded = check_approvals(cards, load_ledger(ledger_path))
+    out = []
+    for tool_id, reason in excluded:
+        if reason == "changed_after_approval":
+            out.append(
+                finding(
+                    tool_id,
+                    reason,
+                    "the reviewed text changed after approval (hash differs from the ledger)",
+                    "re-review the new text, then `toolsift approve` it again",
+                )
+            )
+        else:
+            out.append(
+                finding(
+                    tool_id,
+                    reason,
+                    "not in the approval ledger",
+                    "review and `toolsift approve` it; export leaves it out until then",
+                )
+            )
+    return out

@@ -29,7 +29,7 @@ def eval_command(
     ] = False,
 ) -> None:
     """Run the runtime over labeled queries: the recall chain, slices, baselines, latency."""
-    from training.evaluate import run_eval_cli
+    from training.core.scoring import run_eval_cli
 
     summary = run_eval_cli(bundle, queries, baseline_bundle)
     if as_json:
@@ -41,3 +41,16 @@ def eval_command(
     for name, rows in summary.get("baselines", {}).items():
         console.print(f"baseline {name}: " + "  ".join(f"{k}={v}" for k, v in rows.items()))
     console.print(f"{summary['n_queries']} queries; {summary.get('n_skipped_queries', 0)} skipped")
+
+
+@app.command("report")
+def report_command(
+    metrics: Annotated[
+        Path, typer.Option(help="The metrics folder the pipeline wrote (dvc.yaml's metrics/).")
+    ] = Path("metrics"),
+) -> None:
+    """Summarise the last pipeline run: recall chain, baselines, latency, promotion, security."""
+    from training.core.summary import summary_lines
+
+    for line in summary_lines(metrics):
+        sys.stdout.write(line + "\n")

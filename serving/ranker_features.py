@@ -1,4 +1,6 @@
-"""The learned ranker's features and the reranker that uses them.
+"""The learned (LightGBM) ranker's features, its `History` table and exploration bonus.
+
+The reranker that uses them is `serving.rerank.LearnedReranker`.
 
 The same pure functions compute a candidate's features when `train_ltr` builds its
 training groups and when the runtime reranks, so the model never sees a feature computed
@@ -25,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from serving.schema import ToolCard
-from serving.types import Candidate, Subgoal
+from serving.selection import Candidate, Subgoal
 
 FEATURE_NAMES: tuple[str, ...] = (
     "cross_encoder",  # the cross-encoder's logit (0 when the bundle has none)

@@ -13,7 +13,7 @@ version's `bundle_path` tag: verify and load it with `serving.bundle.load_bundle
 Aliases (`candidate`, `production`) point at versions; `training.promote` moves them.
 
 Every function takes `name=` for another registered model and `client=` for another
-`MlflowClient`; the default client follows `training.tracking.tracking_uri()`.
+`MlflowClient`; the default client follows `training.core.tracking.tracking_uri()`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from serving.bundle import CARDS, MANIFEST, BundleError, verify_bundle
-from training.tracking import EXPERIMENT, artifact_location, flatten, tracking_uri
+from training.core.tracking import EXPERIMENT, artifact_location, flatten, tracking_uri
 
 log = logging.getLogger(__name__)
 MODEL_NAME = "toolsift-selection-bundle"

@@ -1,6 +1,6 @@
 """How well the rule decomposer splits requests, scored against traces and labeled queries.
 
-    python -m training.decompose_check TRACES [--catalog CATALOG] [--queries QUERIES]
+    python -m training.checks.decompose_check TRACES [--catalog CATALOG] [--queries QUERIES]
         [--metrics OUT.json] [--failures N]
 
 Traces are the development data: the events of one `request_id` with more than one

@@ -12,7 +12,7 @@ import pytest
 
 from serving.bundle import BundleError, finalize_manifest, load_bundle, load_ranker
 from serving.io import load_catalog
-from serving.ranking import (
+from serving.ranker_features import (
     FEATURE_NAMES,
     MISSING_RANK,
     History,
@@ -21,7 +21,7 @@ from serving.ranking import (
     exploration_bonus,
     feature_matrix,
 )
-from serving.types import Candidate, Subgoal
+from serving.selection import Candidate, Subgoal
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = Path(__file__).parent / "fixtures" / "traces.jsonl"

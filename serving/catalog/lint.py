@@ -1,0 +1,59 @@
+"""`lint_catalog`: every quality and security finding for a catalog.
+
+Tool descriptions are attacker-controlled text that the model reads, so the linter looks
+for text that steers the model, characters the reviewer cannot see, tools that imitate a
+trusted one, and (with an approval ledger, `serving.catalog.approvals`) descriptions
+that changed after review. It also flags cards that retrieve badly: missing or
+implementer-voice summaries, cryptic descriptions, unannotated near-duplicates.
+
+The rule families, one module each: `security_rules` (one card's own text),
+`quality_rules` (what retrieves badly or cannot be called), `shadowing` (imitation and
+near-duplicates, across cards); `findings` holds codes, severities and output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from serving.catalog.findings import CATALOG, Finding, LintConfig, finding, sort_findings
+from serving.catalog.quality_rules import Vocabulary, prefer_over_findings, quality_findings
+from serving.catalog.security_rules import security_findings
+from serving.catalog.shadowing import near_duplicate_findings, shadowing_findings
+from serving.schema import ToolCard
+
+if TYPE_CHECKING:
+    from serving.encoder import Encoder
+
+
+def lint_catalog(
+    cards: Sequence[ToolCard],
+    *,
+    encoder: Encoder | None = None,
+    first_party_servers: Iterable[str] | None = None,
+    config: LintConfig | None = None,
+) -> list[Finding]:
+    """Every finding for a catalog, sorted by severity, tool id and code.
+
+    Without an encoder the near-duplicate check is skipped (one info finding says so).
+    """
+    config = config or LintConfig()
+    vocab = Vocabulary.of(cards)
+    out: list[Finding] = []
+    for card in cards:
+        out += security_findings(card, config)
+        out += quality_findings(card, vocab, config)
+    out += shadowing_findings(cards, first_party_servers=first_party_servers, config=config)
+    out += prefer_over_findings(cards)
+    if encoder is None:
+        out.append(
+            finding(
+                CATALOG,
+                "near_duplicate_skipped",
+                "near-duplicate check skipped: no encoder",
+                "run with embeddings to find unannotated near-duplicates",
+            )
+        )
+    else:
+        out += near_duplicate_findings(cards, encoder, config)
+    return sort_findings(out)

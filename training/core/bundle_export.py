@@ -1,0 +1,84 @@
+"""Build a selection bundle: cards, models, indexes, runtime params, then the manifest that
+hashes them. The `export` stage writes the bundles agents load; `train_ltr` and the
+security study write scratch bundles the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from serving import bundle as B
+from serving.config import RuntimeParams, utc_now
+from serving.encoder import Encoder
+from serving.retrieve import BM25Retriever
+from serving.schema import BundleManifest, ToolCard
+
+_MODEL_NOISE = shutil.ignore_patterns(
+    "README.md", ".gitattributes", "data_config.json", "checkpoint-*"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportParams:
+    """Mirror of the `export` section of params.yaml."""
+
+    encode_batch_size: int
+    strict: bool  # the catalog loads strictly: a bad line fails the export
+
+
+def export_bundle(
+    cards: Sequence[ToolCard],
+    out_dir: Path,
+    *,
+    retriever_path: Path,
+    reranker_path: Path | None,
+    runtime: RuntimeParams,
+    ltr_path: Path | None = None,
+    params: ExportParams,
+    extra_params: dict[str, Any] | None = None,
+) -> BundleManifest:
+    """Write every bundle file, then the manifest that hashes them."""
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    (out_dir / "dense").mkdir(parents=True)
+    B.write_cards(out_dir / B.CARDS, cards)
+    shutil.copytree(retriever_path, out_dir / B.RETRIEVER_DIR, ignore=_MODEL_NOISE)
+    if reranker_path is not None:
+        shutil.copytree(reranker_path, out_dir / B.RERANKER_DIR, ignore=_MODEL_NOISE)
+    if ltr_path is not None:
+        if reranker_path is None:
+            raise ValueError("--ltr needs --reranker: the cross-encoder's logit is a feature")
+        from serving.ranker_features import FEATURE_NAMES
+
+        names = tuple(json.loads((ltr_path / B.LTR_FEATURES).read_text()))
+        if names != FEATURE_NAMES:
+            raise ValueError(
+                f"{ltr_path / B.LTR_FEATURES}: trained on {list(names)}, "
+                f"the runtime computes {list(FEATURE_NAMES)}"
+            )
+        shutil.copytree(ltr_path, out_dir / B.LTR_DIR, ignore=_MODEL_NOISE)
+    encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
+    vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
+    np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
+    BM25Retriever.build(cards).save(out_dir / B.BM25_DIR)
+    (out_dir / B.CAPABILITIES).write_text(json.dumps(B.build_capability_index(cards)))
+    (out_dir / B.RUNTIME).write_text(json.dumps(runtime.to_dict(), indent=2, sort_keys=True))
+    return B.finalize_manifest(
+        out_dir,
+        created_at=utc_now(),
+        git_rev=B.git_rev(),
+        params={"export": {"encode_batch_size": params.encode_batch_size}, **(extra_params or {})},
+        models={
+            "retriever": str(retriever_path),
+            "reranker": str(reranker_path) if reranker_path else None,
+            "ltr": str(ltr_path) if ltr_path else None,
+            "embedding_dim": int(vectors.shape[1]),
+        },
+    )

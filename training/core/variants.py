@@ -1,0 +1,156 @@
+"""Variants: the candidate's selector with one part swapped (`NAME=KIND:ARG`), and the
+model cache the selectors of one evaluation share, so a variant pays only for the model
+calls the pipeline did not already make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from serving.config import RERANKERS, RuntimeParams
+from serving.encoder import Encoder, PairScorer
+from serving.rerank import CrossEncoderReranker, LearnedReranker
+from serving.retrieve import BM25Retriever
+from serving.selector import Selector
+
+VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str
+    kind: str  # reranker | retriever | bundle | runtime
+    arg: str
+
+    def overrides(self) -> dict[str, Any]:
+        """`runtime:KEY=VALUE,KEY=VALUE`: runtime params over the bundle's (YAML values)."""
+        import yaml
+
+        out = {}
+        for item in self.arg.split(","):
+            key, sep, value = item.partition("=")
+            if not (sep and key.strip()):
+                raise ValueError(f"--variant {self.name}: expected KEY=VALUE, got {item!r}")
+            out[key.strip()] = yaml.safe_load(value)
+        return out
+
+    @classmethod
+    def parse(cls, spec: str) -> Variant:
+        """`NAME=KIND:ARG`, e.g. `fused=reranker:fused`, `stock=bundle:bundles/base`."""
+        name, sep, rest = spec.partition("=")
+        kind, sep2, arg = rest.partition(":")
+        if not (sep and sep2 and name and arg) or kind not in VARIANT_KINDS:
+            raise ValueError(
+                f"--variant {spec!r}: expected NAME=KIND:ARG with KIND one of "
+                f"{', '.join(VARIANT_KINDS)}"
+            )
+        if kind == "reranker" and arg not in RERANKERS:
+            raise ValueError(f"--variant {spec!r}: reranker is one of {', '.join(RERANKERS)}")
+        variant = cls(name, kind, arg)
+        if kind == "runtime":
+            RuntimeParams.from_dict(variant.overrides())  # unknown keys fail here
+        return variant
+
+
+class CachedEncoder(Encoder):
+    """An Encoder that remembers vectors by (model, text), shared across the selectors of
+    one run: a variant with the candidate's bi-encoder does not embed a subgoal twice."""
+
+    def __init__(self, inner: Encoder, cache: dict[tuple[str, str], np.ndarray]) -> None:
+        super().__init__(inner.model_path, batch_size=inner.batch_size)
+        self.cache = cache
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if (self.model_path, t) not in self.cache))
+        if missing:
+            vectors = super().encode(missing, show_progress=show_progress)
+            for text, vector in zip(missing, vectors, strict=True):
+                self.cache[(self.model_path, text)] = vector
+        if not texts:
+            return super().encode([])
+        return np.stack([self.cache[(self.model_path, t)] for t in texts])
+
+
+class CachedPairScorer(PairScorer):
+    """A PairScorer that remembers scores by (model, query, document): a retriever variant
+    pays the cross-encoder only for the candidates the pipeline did not already score."""
+
+    def __init__(self, inner: PairScorer, cache: dict[tuple[str, str, str], float]) -> None:
+        super().__init__(inner.model_path, batch_size=inner.batch_size, precision=inner.precision)
+        self.cache = cache
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        model = f"{self.model_path}@{self.precision}"  # bf16 scores differ from fp32's
+        keys = [(model, q, d) for q, d in pairs]
+        missing = list(dict.fromkeys(k for k in keys if k not in self.cache))
+        if missing:
+            scores = super().score([(q, d) for _, q, d in missing])
+            self.cache.update(zip(missing, (float(x) for x in scores), strict=True))
+        return np.asarray([self.cache[k] for k in keys], dtype=np.float32)
+
+
+@dataclass
+class ModelCache:
+    """Vectors and pair scores computed in one evaluation run, shared by its selectors.
+    Only the first selector to meet an input pays (and times) its model call, so the
+    pipeline, which runs first, keeps honest latencies; variants report none."""
+
+    vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    scores: dict[tuple[str, str, str], float] = field(default_factory=dict)
+
+    def wrap(self, selector: Selector, *, encoder: Encoder | None = None) -> Selector:
+        """The same selector with its models behind this cache."""
+        reranker = self._cached(selector.reranker)
+        enc = encoder or selector.encoder
+        return Selector(
+            selector.bundle,
+            params=selector.params,
+            decomposer=selector.decomposer,
+            reranker=reranker,
+            policy=selector.policy,
+            encoder=enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc, self.vectors),
+            bm25=BM25Retriever.load(selector.bundle.bm25_path),
+        )
+
+
+    def _cached(self, reranker: Any) -> Any:
+        if isinstance(reranker, LearnedReranker):
+            return replace(reranker, inner=self._cached(reranker.inner))
+        if isinstance(reranker, CrossEncoderReranker) and not isinstance(
+            reranker.scorer, CachedPairScorer
+        ):
+            return replace(reranker, scorer=CachedPairScorer(reranker.scorer, self.scores))
+        return reranker
+
+
+def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None = None) -> Selector:
+    """The candidate's selector with one part swapped (models load lazily as usual)."""
+    cache = cache or ModelCache()
+    if variant.kind == "reranker":
+        swapped = Selector.from_bundle(
+            base.bundle.root, decomposer=base.decomposer, reranker=variant.arg
+        )
+        return cache.wrap(swapped)
+    if variant.kind == "bundle":
+        return cache.wrap(Selector.from_bundle(variant.arg))
+    if variant.kind == "runtime":
+        swapped = Selector.from_bundle(
+            base.bundle.root, decomposer=base.decomposer, overrides=variant.overrides()
+        )
+        return cache.wrap(swapped)
+    encoder = CachedEncoder(Encoder(variant.arg), cache.vectors)
+    embeddings = encoder.encode([c.index_text() for c in base.bundle.cards])
+    swapped = Selector(
+        replace(base.bundle, embeddings=embeddings),
+        params=base.params,
+        decomposer=base.decomposer,
+        reranker=base.reranker,
+        policy=base.policy,
+        encoder=encoder,
+        bm25=BM25Retriever.load(base.bundle.bm25_path),
+    )
+    return cache.wrap(swapped, encoder=encoder)
