@@ -38,6 +38,10 @@ class RuntimeParams:
     reranker_precision: str = "fp32"
     exploration_rate: float = 0.0  # ltr: bonus rate / sqrt(1 + uses) for tools with little history
     exploration_cap: float = 0.1  # ltr: the bonus never exceeds this (relevance is in [0, 1])
+    # request level: weight of the whole request's own list beside its subgoals' lists
+    # (together weight 1) in reciprocal rank fusion; 0 = no whole-request step, the
+    # subgoals' lists alone (bundles from before this knob)
+    request_weight: float = 0.0
     routing: str = "flat"  # flat | domain: two hops, the subgoal's domains first
     route_domains: int = 3  # domain routing: retrieve inside this many domains
     policy: Mapping[str, Any] = field(default_factory=dict)
@@ -55,8 +59,10 @@ class RuntimeParams:
             )
         check_precision(params.reranker_precision, "runtime params: reranker_precision")
         check_prior_order(params.retrieval_prior_order, "runtime params: retrieval_prior_order")
-        if params.retrieval_prior < 0 or params.tie_margin < 0:
-            raise ValueError("runtime params: retrieval_prior and tie_margin must be >= 0")
+        if params.retrieval_prior < 0 or params.tie_margin < 0 or params.request_weight < 0:
+            raise ValueError(
+                "runtime params: retrieval_prior, tie_margin and request_weight must be >= 0"
+            )
         if params.routing not in ROUTINGS:
             raise ValueError(f"runtime params: routing {params.routing!r} is not flat|domain")
         return params

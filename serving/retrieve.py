@@ -166,6 +166,19 @@ class ExactNameMatcher:
         return rows
 
 
+def weighted_rrf(lists: Sequence[Sequence[str]], weights: Sequence[float], *, k: int) -> list[str]:
+    """Reciprocal rank fusion of id lists: score = sum of weight / (k + rank), rank from 1;
+    ties keep the order of first appearance (lists in order, then rank)."""
+    if len(lists) != len(weights):
+        raise ValueError(f"{len(lists)} lists but {len(weights)} weights")
+    scores: dict[str, float] = {}
+    for ids, weight in zip(lists, weights, strict=True):
+        for rank, tool_id in enumerate(ids, start=1):
+            scores[tool_id] = scores.get(tool_id, 0.0) + weight / (k + rank)
+    first = {t: i for i, t in enumerate(scores)}
+    return sorted(scores, key=lambda t: (-scores[t], first[t]))
+
+
 def rrf_fuse(
     rankings: Mapping[str, Hits], *, k: int, n: int, force: Sequence[int] = ()
 ) -> list[tuple[int, float, dict[str, float]]]:

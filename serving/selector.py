@@ -49,6 +49,7 @@ from serving.retrieve import (
     ExactNameMatcher,
     FuseStage,
     RetrieveStage,
+    weighted_rrf,
 )
 from serving.routing import DomainRouter
 from serving.schema import ToolCard
@@ -83,6 +84,12 @@ class StepResult:
         """The menu followed by what the rerank cut, for recovery and `search_tools`."""
         return self.menu_ids + [t for t, why in self.dropped if why.startswith("rerank:")]
 
+    def final_order(self) -> list[str]:
+        """Every candidate that passed the filters, in the runtime's order: the menu, what
+        the rerank cut (its order), then what it did not score (fused order)."""
+        ranked = self.wider
+        return ranked + [c.tool_id for c in self.filtered if c.tool_id not in set(ranked)]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "subgoal": self.subgoal.to_dict(),
@@ -99,6 +106,9 @@ class StepResult:
         }
 
 
+DEFAULT_RANKED = 20  # request-level tools listed by `Discovery.to_dict`
+
+
 @dataclass(frozen=True, slots=True)
 class Discovery:
     request_id: str
@@ -106,10 +116,27 @@ class Discovery:
     context: SessionContext
     steps: tuple[StepResult, ...]
     timings_ms: Mapping[str, float]
+    # the whole request through the same stages, when it was split (or rephrased) into
+    # subgoals and `request_weight` > 0: request-level results fuse it with the subgoals'
+    request_step: StepResult | None = None
+    request_weight: float = 0.0
+    rrf_k: int = 60
 
     @property
     def menu_tokens(self) -> int:
         return sum(s.discovery.tokens + s.selection.tokens for s in self.steps)
+
+    def ranked(self) -> list[str]:
+        """The request-level order of tools: reciprocal rank fusion of each subgoal's order
+        (together weight 1) and the whole request's (weight `request_weight`), so a
+        request split into parts still ranks what the request as a whole asks for first,
+        and one part's tail never pushes another part's best tool down."""
+        lists = [s.final_order() for s in self.steps]
+        weights = [1.0 / len(lists)] * len(lists)
+        if self.request_step is not None:
+            lists.append(self.request_step.final_order())
+            weights.append(self.request_weight)
+        return weighted_rrf(lists, weights, k=self.rrf_k)
 
     def trace_record(
         self,
@@ -157,6 +184,8 @@ class Discovery:
             "request": self.request,
             "context": self.context.to_dict(),
             "steps": [s.to_dict() for s in self.steps],
+            "request_step": None if self.request_step is None else self.request_step.to_dict(),
+            "ranked": self.ranked()[:DEFAULT_RANKED],
             "menu_tokens": self.menu_tokens,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
         }
@@ -268,12 +297,33 @@ class Selector:
         subgoals = self.decomposer.decompose(request)
         t_decompose = (time.perf_counter() - t0) * 1e3
         steps = self.select(subgoals, ctx, request=request)
+        whole = self.whole_request(request, subgoals)
+        request_step = self.select([whole], ctx, request=request)[0] if whole else None
         return Discovery(
             request_id=uuid.uuid4().hex,
             request=request,
             context=ctx,
             steps=tuple(steps),
             timings_ms={"decompose": t_decompose, "total": (time.perf_counter() - t0) * 1e3},
+            request_step=request_step,
+            request_weight=self.params.request_weight,
+            rrf_k=self.params.rrf_k,
+        )
+
+    def whole_request(self, request: str, subgoals: Sequence[Subgoal]) -> Subgoal | None:
+        """The request as one more subgoal, retrieved beside its parts; None when it adds
+        nothing (one subgoal that is the request) or `request_weight` is 0. Its operations
+        are left empty: a request mixing reads and writes has no single intent, so the
+        intent filter must keep both; entities and connections are its parts' union."""
+        text = request.strip()
+        if self.params.request_weight <= 0 or not subgoals:
+            return None
+        if len(subgoals) == 1 and subgoals[0].text == text:
+            return None
+        return Subgoal(
+            text=text,
+            entities=tuple(dict.fromkeys(e for s in subgoals for e in s.entities)),
+            required_access=tuple(dict.fromkeys(a for s in subgoals for a in s.required_access)),
         )
 
     def select(
@@ -304,10 +354,7 @@ class Selector:
         limit: int | None = None,
     ) -> list[str]:
         """Discovery for the `search_tools` meta-tool: the widened menu for a free query."""
-        discovery = self.discover(query, context)
-        found: list[str] = []
-        for step in discovery.steps:
-            found.extend(t for t in step.wider if t not in found)
+        found = self.discover(query, context).ranked()
         return found[: limit or self.params.menu_size * 2]
 
     def search_tools_tool(self, context: SessionContext | Mapping[str, Any] | None) -> SearchTools:

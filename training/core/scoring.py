@@ -25,6 +25,7 @@ from serving.bundle import load_bundle
 from serving.disclose import catalog_tokens
 from serving.io import load_queries
 from serving.rerank import tie_break_audit
+from serving.retrieve import weighted_rrf
 from serving.schema import LabeledQuery
 from serving.selector import Selector, StepResult
 from training.core.baselines import BASELINES, PlainRetrievers, plain_baselines
@@ -122,17 +123,34 @@ class QueryRecord:
     latency_ms: Mapping[str, float]
     menu_tokens: int
     ties: tuple[MenuTies, ...] = ()
+    # the whole request's own step (`Discovery.request_step`) and its fusion weight
+    request_step: M.StepSets | None = None
+    request_weight: float = 0.0
+    rrf_k: int = 60
+    ranked: tuple[str, ...] = ()  # the runtime's request-level order (`Discovery.ranked`)
 
     @property
     def abstained(self) -> bool:
         return all(s.abstained for s in self.steps)
 
     def request_order(self) -> list[str]:
-        """Request-level final order: menus interleaved by rank, then the rest of the
-        filtered sets interleaved, so every subgoal's best candidates come first."""
+        """Request-level final order: the runtime's own (`Discovery.ranked`), else menus
+        interleaved by rank, then the rest of the filtered sets interleaved."""
+        if self.ranked:
+            return list(self.ranked)
         menus = M.interleave([s.menu for s in self.steps])
         rest = M.interleave([[t for t in s.filtered if t not in s.menu] for s in self.steps])
         return list(dict.fromkeys(menus + rest))
+
+    def spanning_steps(self) -> tuple[M.StepSets, ...]:
+        """The steps a whole-request gold is scored on: every subgoal's and the request's."""
+        return self.steps + (() if self.request_step is None else (self.request_step,))
+
+    def spanning_list(self, lists: Sequence[Sequence[str]]) -> list[str]:
+        """One list per `spanning_steps` merged the way `Discovery.ranked` merges them."""
+        n = len(self.steps)
+        weights = [1.0 / n] * n + ([] if self.request_step is None else [self.request_weight])
+        return weighted_rrf(lists, weights, k=self.rrf_k)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -167,6 +185,17 @@ def gold_subgoals(query: LabeledQuery) -> tuple[tuple[M.GoldSubgoal, ...], bool]
     return (M.GoldSubgoal(query.query, tuple(query.gold)),), True
 
 
+def step_sets(step: StepResult, choose: Pick) -> M.StepSets:
+    """A runtime step in the plain shape the metrics score."""
+    return M.StepSets(
+        text=step.subgoal.text,
+        retrieved=tuple(c.tool_id for c in step.retrieved),
+        filtered=tuple(c.tool_id for c in step.filtered),
+        menu=tuple(step.menu_ids),
+        selected=choose(step),
+    )
+
+
 def evaluate(
     selector: Selector,
     queries: Sequence[LabeledQuery],
@@ -183,20 +212,17 @@ def evaluate(
     records = []
     for query in tqdm(queries, desc=desc, disable=not progress, file=sys.stderr, unit="q"):
         discovery = selector.discover(query.query, query.context)
-        steps = tuple(
-            M.StepSets(
-                text=s.subgoal.text,
-                retrieved=tuple(c.tool_id for c in s.retrieved),
-                filtered=tuple(c.tool_id for c in s.filtered),
-                menu=tuple(s.menu_ids),
-                selected=choose(s),
-            )
-            for s in discovery.steps
-        )
+        steps = tuple(step_sets(s, choose) for s in discovery.steps)
+        request_step = None
+        if discovery.request_step is not None:
+            request_step = step_sets(discovery.request_step, choose)
         gold, spans = gold_subgoals(query)
-        alignment, items = M.item_outcomes(gold, steps, spans_request=spans)
+        scored = steps + ((request_step,) if spans and request_step is not None else ())
+        alignment, items = M.item_outcomes(gold, scored, spans_request=spans)
         latency = {"decompose": discovery.timings_ms.get("decompose", 0.0)}
-        for step in discovery.steps:
+        timed = (*discovery.steps, *(() if discovery.request_step is None
+                                      else (discovery.request_step,)))
+        for step in timed:
             for stage, ms in step.timings_ms.items():
                 latency[stage] = latency.get(stage, 0.0) + ms
         latency["total"] = discovery.timings_ms.get("total", sum(latency.values()))
@@ -214,6 +240,10 @@ def evaluate(
                 menu_tokens=discovery.menu_tokens,
                 ties=tuple(t for s in discovery.steps
                            if (t := MenuTies.of(s, selector.cards)) is not None),
+                request_step=request_step,
+                request_weight=discovery.request_weight,
+                rrf_k=discovery.rrf_k,
+                ranked=tuple(discovery.ranked()),
             )
         )
     select = "proxy" if pick is None else getattr(pick, "name", getattr(pick, "__name__", "pick"))
@@ -235,13 +265,15 @@ def stage_lists(records: Sequence[QueryRecord]) -> tuple[M.Qrels, dict[str, dict
             qid = f"{rec.query_id}#{i}"
             qrels[qid] = {t: 1 for t in gold.gold}
             if rec.spans_request:
-                steps = list(rec.steps)
+                steps = list(rec.spanning_steps())
+                merge = rec.spanning_list
             else:
                 j = rec.alignment[i]
                 steps = [] if j is None else [rec.steps[j]]
-            lists["retrieved"][qid] = M.interleave([s.retrieved for s in steps])
-            lists["menu"][qid] = M.interleave([s.menu for s in steps])
-            lists["final"][qid] = M.interleave([s.final_order() for s in steps])
+                merge = M.interleave
+            lists["retrieved"][qid] = merge([s.retrieved for s in steps])
+            lists["menu"][qid] = merge([s.menu for s in steps])
+            lists["final"][qid] = merge([s.final_order() for s in steps])
     return qrels, lists
 
 
