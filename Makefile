@@ -50,37 +50,56 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
 
-# The whole pipeline on another dataset: StableToolBench (../shared/benchmarks/stabletoolbench,
-# read in place). Convert it (train half -> traces, eval half -> labeled queries), then the
-# same stage modules as dvc.yaml with every path under data/stb, models/stb, bundles/stb*,
-# metrics/stb: catalog gate, stock bundle, mining, the three trainers, export, evaluation
-# with the cross-encoder (dense prior, fused prior, alone), fused order, domain
-# routing and the stock bundle beside the default. Not part of `make demo` (16 min measured
-# on 2 cores with nothing else running).
-STB_DIR ?= ../shared/benchmarks/stabletoolbench
-.PHONY: stb
-stb: $(STAMP)
-	$(PY) -m training.benchmarks.stabletoolbench params.yaml $(STB_DIR) data/stb --metrics metrics/stb/data.json
-	$(PY) -m training.catalog params.yaml data/stb/catalog.jsonl data/stb/catalog \
-		metrics/stb/catalog.json --on-error report
-	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb_base \
-		--metrics metrics/stb/export_base.json
-	$(PY) -m training.mine params.yaml data/stb/catalog/catalog.jsonl data/stb/traces.jsonl \
-		bundles/stb_base data/stb/train plots/stb/sampling.png metrics/stb/mine.json
-	$(PY) -m training.train_retriever params.yaml data/stb/catalog/catalog.jsonl data/stb/train \
-		models/stb/retriever metrics/stb/train_retriever.json
-	$(PY) -m training.train_reranker params.yaml data/stb/catalog/catalog.jsonl data/stb/train \
-		models/stb/reranker metrics/stb/train_reranker.json
-	$(PY) -m training.train_ltr params.yaml data/stb/catalog/catalog.jsonl data/stb/traces.jsonl \
-		data/stb/train models/stb/ltr metrics/stb/train_ltr.json \
-		--retriever models/stb/retriever --reranker models/stb/reranker
-	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb \
-		--retriever models/stb/retriever --reranker models/stb/reranker --ltr models/stb/ltr \
-		--metrics metrics/stb/export.json
-	$(PY) -m training.evaluate params.yaml data/stb/eval.jsonl bundles/stb metrics/stb/eval.json \
-		reports/eval_stb.md plots/stb/eval --baseline-bundle bundles/stb_base \
-		--variant cross_encoder=reranker:cross_encoder \
-		--variant cross_encoder_alone=runtime:reranker=cross_encoder,retrieval_prior=0 \
-		--variant cross_encoder_fused_prior=runtime:reranker=cross_encoder,retrieval_prior_order=fused \
-		--variant fused_order=reranker:fused \
-		--variant domain_routing=runtime:routing=domain --variant stock_bundle=bundle:bundles/stb_base
+# The whole pipeline on any labeled benchmark in the neutral shape (data/README.md), read in
+# place: `make bench-real DATA=<dir> NAME=<name> SPLIT=random|category`. Convert it (train
+# side -> traces, eval side -> labeled queries; SPLIT=category keeps whole categories out of
+# training), then the same stage modules as dvc.yaml with every path under data/$(NAME),
+# models/$(NAME), bundles/$(NAME)*, metrics/$(NAME), plots/$(NAME) and reports/eval_$(NAME).md:
+# catalog gate, stock bundle, mining, the three trainers, export, evaluation with the
+# variants of EVAL_VARIANTS. Not part of `make demo` (StableToolBench: 16 min measured on 2
+# cores with nothing else running). `make stb` / `make stb-category`: StableToolBench
+# (../shared/benchmarks/stabletoolbench) split by query / by category.
+# Plain `=` (not `?=`): only the command line sets these, never a stray environment variable.
+DATA = ../shared/benchmarks/stabletoolbench
+NAME = stb
+SPLIT = random
+STB_DIR = ../shared/benchmarks/stabletoolbench
+# beside the default pipeline: the cross-encoder (dense prior), the dense order alone, the
+# subgoals without the whole-request list, the fused order and the stock bundle
+EVAL_VARIANTS = \
+	--variant cross_encoder=reranker:cross_encoder \
+	--variant dense_order=runtime:reranker=cross_encoder,retrieval_prior=1000 \
+	--variant subgoals_only=runtime:request_weight=0 \
+	--variant fused_order=reranker:fused \
+	--variant stock_bundle=bundle:bundles/$(NAME)_base
+.PHONY: bench-real stb stb-category
+bench-real: $(STAMP)
+	$(PY) -m training.benchmarks.convert params.yaml $(DATA) data/$(NAME) --split $(SPLIT) \
+		--metrics metrics/$(NAME)/data.json
+	$(PY) -m training.catalog params.yaml data/$(NAME)/catalog.jsonl data/$(NAME)/catalog \
+		metrics/$(NAME)/catalog.json --on-error report
+	$(PY) -m training.export params.yaml data/$(NAME)/catalog/catalog.jsonl bundles/$(NAME)_base \
+		--metrics metrics/$(NAME)/export_base.json
+	$(PY) -m training.mine params.yaml data/$(NAME)/catalog/catalog.jsonl \
+		data/$(NAME)/traces.jsonl bundles/$(NAME)_base data/$(NAME)/train \
+		plots/$(NAME)/sampling.png metrics/$(NAME)/mine.json
+	$(PY) -m training.train_retriever params.yaml data/$(NAME)/catalog/catalog.jsonl \
+		data/$(NAME)/train models/$(NAME)/retriever metrics/$(NAME)/train_retriever.json
+	$(PY) -m training.train_reranker params.yaml data/$(NAME)/catalog/catalog.jsonl \
+		data/$(NAME)/train models/$(NAME)/reranker metrics/$(NAME)/train_reranker.json
+	$(PY) -m training.train_ltr params.yaml data/$(NAME)/catalog/catalog.jsonl \
+		data/$(NAME)/traces.jsonl data/$(NAME)/train models/$(NAME)/ltr \
+		metrics/$(NAME)/train_ltr.json \
+		--retriever models/$(NAME)/retriever --reranker models/$(NAME)/reranker
+	$(PY) -m training.export params.yaml data/$(NAME)/catalog/catalog.jsonl bundles/$(NAME) \
+		--retriever models/$(NAME)/retriever --reranker models/$(NAME)/reranker \
+		--ltr models/$(NAME)/ltr --metrics metrics/$(NAME)/export.json
+	$(PY) -m training.evaluate params.yaml data/$(NAME)/eval.jsonl bundles/$(NAME) \
+		metrics/$(NAME)/eval.json reports/eval_$(NAME).md plots/$(NAME)/eval \
+		--baseline-bundle bundles/$(NAME)_base $(EVAL_VARIANTS)
+
+stb:
+	$(MAKE) bench-real DATA=$(STB_DIR) NAME=stb SPLIT=random
+
+stb-category:
+	$(MAKE) bench-real DATA=$(STB_DIR) NAME=stb_category SPLIT=category

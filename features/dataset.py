@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-POSITIVE_SOURCES = ("trace_success", "synthetic_example", "synthetic_summary")
+POSITIVE_SOURCES = ("trace_success", "synthetic_example", "synthetic_summary", "synthetic_query")
 NEGATIVE_SOURCES = ("trace_failure", "menu_unchosen", "near_duplicate", "bm25_hard", "dense_hard")
 # sampled rows may fall back to a random tool of another capability when none was mined
 SAMPLED_NEGATIVE_SOURCES = NEGATIVE_SOURCES + ("random",)

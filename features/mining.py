@@ -11,7 +11,9 @@ What a pair is (sources as in `features.dataset`):
 - positives: `trace_success` (a successful use), keyed by the normalised subgoal text
   (`query_id`) and the request it came from; cold start adds `synthetic_example` and
   `synthetic_summary` pairs from the card of every tool with fewer than
-  `synthetic_per_tool` successful traces (request id `synthetic:<tool_id>`, train only).
+  `synthetic_per_tool` successful traces, and `synthetic_queries_per_tool`
+  `synthetic_query` pairs for each such tool written by a `features.synthetic`
+  generator from its card (request id `synthetic:<tool_id>`, train only).
 - negatives, in priority order: `near_duplicate` (the gold's capability "op:entity" on
   another server), `trace_failure` (a failed use), `menu_unchosen` (shown beside a
   successful pick, not chosen), then the index's hard negatives `dense_hard` / `bm25_hard`
@@ -52,6 +54,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from features.synthetic import QueryGenerator, TemplateQueryGenerator, query_rng
 from serving.schema import ToolCard, Trace
 
 log = logging.getLogger(__name__)
@@ -81,6 +84,7 @@ SOURCE_PRIORITY: Mapping[str, int] = {
     "trace_success": 0,
     "synthetic_example": 1,
     "synthetic_summary": 2,
+    "synthetic_query": 3,
     "near_duplicate": 0,
     "trace_failure": 1,
     "menu_unchosen": 2,
@@ -300,10 +304,19 @@ def _pairs(frame: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def synthetic_positives(
-    cards: Sequence[ToolCard], popularity: Mapping[str, int], *, per_tool: int
+    cards: Sequence[ToolCard],
+    popularity: Mapping[str, int],
+    *,
+    per_tool: int,
+    queries_per_tool: int = 0,
+    generator: QueryGenerator | None = None,
+    seed: int = 0,
 ) -> pl.LazyFrame:
-    """Cold start: up to `per_tool` pairs (examples first, then the summary) for every tool
-    with fewer than `per_tool` successful traces. Train split, request `synthetic:<tool>`."""
+    """Cold start, for every tool with fewer than `per_tool` successful traces: up to
+    `per_tool` pairs from its card (examples first, then the summary), and up to
+    `queries_per_tool` `synthetic_query` pairs from `generator` (templates by default; a
+    tool's stream seeded by `seed` and its id). Train split, request `synthetic:<tool>`."""
+    generator = generator or TemplateQueryGenerator()
     rows: list[dict[str, Any]] = []
     for card in cards:
         if popularity.get(card.tool_id, 0) >= per_tool:
@@ -317,6 +330,9 @@ def synthetic_positives(
                 continue
             seen.add(key)
             rows.append({"query": text.strip(), "tool_id": card.tool_id, "source": source})
+        if queries_per_tool > 0:
+            for text in generator.generate(card, queries_per_tool, query_rng(seed, card.tool_id)):
+                rows.append({"query": text, "tool_id": card.tool_id, "source": "synthetic_query"})
     frame = pl.DataFrame(
         rows, schema={"query": pl.String, "tool_id": pl.String, "source": pl.String}
     ).lazy()
@@ -397,12 +413,15 @@ def mine_pairs(
     synthetic_per_tool: int,
     new_tool_days: int,
     hard_negatives: HardNegativeSource | None = None,
+    synthetic_queries_per_tool: int = 0,
+    query_generator: QueryGenerator | None = None,
 ) -> MinedPairs:
     """Mine every labeled pair from trace events and the catalog (see the module doc).
 
     `hard_negatives` is called once with the distinct texts of the train queries that
     have a positive (the only queries a sampler draws) and room left under the cap after
     the trace and near-duplicate negatives; None mines no index negatives.
+    `query_generator` writes the `synthetic_query` texts (None: the templates).
     """
     catalog_ids = pl.DataFrame({"tool_id": [c.tool_id for c in cards]}).lazy()
     all_events = prepare_events(
@@ -419,7 +438,10 @@ def mine_pairs(
     trace_pos = events.lazy().filter(pl.col("success")).with_columns(
         label=pl.lit(1), source=pl.lit("trace_success"), rank=pl.lit(0)
     )
-    synthetic = synthetic_positives(cards, popularity, per_tool=synthetic_per_tool)
+    synthetic = synthetic_positives(
+        cards, popularity, per_tool=synthetic_per_tool,
+        queries_per_tool=synthetic_queries_per_tool, generator=query_generator, seed=seed,
+    )
     valid_qids = events.lazy().filter(pl.col("split") == "valid").select("query_id").unique()
     synthetic_kept = synthetic.join(valid_qids, on="query_id", how="anti")
     positives = pl.concat([_pairs(trace_pos), _pairs(synthetic_kept)])

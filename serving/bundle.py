@@ -219,9 +219,10 @@ def load_bundle(root: str | Path) -> Bundle:
     )
 
 
-def load_ranker(bundle: Bundle) -> tuple[Any, Any]:
-    """The bundle's LightGBM ranker and its history; refuses a ranker trained on other
-    features than this runtime computes (the file and both lists are named)."""
+def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...]]:
+    """The bundle's LightGBM ranker, its history and the columns of `FEATURE_NAMES` it
+    reads (a ranker from before a feature was added reads the ones it knows); refuses a
+    feature this runtime does not compute (the file and both lists are named)."""
     import lightgbm
 
     from serving.ranker_features import FEATURE_NAMES, HISTORY_FILE, History
@@ -230,13 +231,20 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any]:
     if root is None:
         raise BundleError(f"{bundle.root}: no {LTR_DIR}")
     names = tuple(json.loads((root / LTR_FEATURES).read_text()))
-    if names != FEATURE_NAMES:
+    unknown = [n for n in names if n not in FEATURE_NAMES]
+    if unknown or len(set(names)) != len(names):
         raise BundleError(
             f"{root / LTR_FEATURES}: the ranker was trained on features {list(names)}, "
-            f"this runtime computes {list(FEATURE_NAMES)}"
+            f"this runtime computes {list(FEATURE_NAMES)} (unknown or repeated: {unknown})"
         )
     model = lightgbm.Booster(model_file=str(root / LTR_MODEL))
-    return model, History.load(root / HISTORY_FILE)
+    if model.num_feature() != len(names):
+        raise BundleError(
+            f"{root / LTR_MODEL}: the model reads {model.num_feature()} features, "
+            f"{root / LTR_FEATURES} names {len(names)}"
+        )
+    columns = tuple(FEATURE_NAMES.index(n) for n in names)
+    return model, History.load(root / HISTORY_FILE), columns
 
 
 def git_rev(cwd: str | Path = ".") -> str:

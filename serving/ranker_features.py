@@ -43,7 +43,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "success_similar",  # Beta-smoothed success rate on subgoals with the same capability key
     "uses_similar",  # log(1 + those uses)
     "age_days",  # log(1 + days between the tool's added_at and the history's as_of)
+    # list-level relevance: what the rest of the candidate list says about this tool
+    "score_dense",  # the fine-tuned retriever's cosine (MISSING_SCORE when it missed)
+    "dense_gap",  # the list's best cosine minus this one (0 for the top tool)
+    "server_best_dense",  # the best cosine of any candidate on the same server
+    "server_candidates",  # log(1 + other candidates on the same server)
 )
+MISSING_SCORE = -1.0
 MISSING_RANK = 100.0
 HISTORY_FILE = "history.json"
 
@@ -198,9 +204,28 @@ def feature_matrix(
             subgoal, c, cards[c.tool_id], history, keys=keys,
             leave_out=(leave_out or {}).get(c.tool_id),
         )
+        + list_features(c, candidates, cards)
         for c in candidates
     ]
     return np.asarray(rows, dtype=np.float64).reshape(len(candidates), len(FEATURE_NAMES))
+
+
+def list_features(
+    candidate: Candidate, candidates: Sequence[Candidate], cards: Mapping[str, ToolCard]
+) -> list[float]:
+    """A candidate's features relative to its list: its cosine, its gap to the list's best,
+    and how strongly its server is matched (an API family whose other tools also match
+    the request is likelier to hold the right one). Invariant to the list's order."""
+    cosine = {c.tool_id: float(c.scores.get("score_dense", MISSING_SCORE)) for c in candidates}
+    server = cards[candidate.tool_id].server
+    same = [c.tool_id for c in candidates if cards[c.tool_id].server == server]
+    own = cosine[candidate.tool_id]
+    return [
+        own,
+        max(cosine.values()) - own,
+        max(cosine[t] for t in same),
+        math.log1p(len(same) - 1),
+    ]
 
 
 def exploration_bonus(uses: float, *, rate: float, cap: float) -> float:

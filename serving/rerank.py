@@ -135,12 +135,16 @@ class LearnedReranker:
     exploration_rate: float = 0.0
     exploration_cap: float = 0.1
     name: str = "ltr"
+    columns: tuple[int, ...] | None = None  # the FEATURE_NAMES columns it reads (None: all)
 
     def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
         if not candidates:
             return []
         scored = self.inner.rerank(subgoal, candidates)
-        raw = self.model.predict(feature_matrix(subgoal, scored, self.cards, self.history))
+        features = feature_matrix(subgoal, scored, self.cards, self.history)
+        if self.columns is not None:
+            features = features[:, list(self.columns)]
+        raw = self.model.predict(features)
         out = []
         for c, z in zip(scored, raw, strict=True):
             tool = self.history.tool(c.tool_id)

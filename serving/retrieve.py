@@ -237,6 +237,9 @@ class RetrieveStage:
         for source, hits in rankings.items():
             for rank, (row, _score) in enumerate(hits, start=1):
                 ranks.setdefault(row, {})[f"rank_{source}"] = float(rank)
+        # the dense cosine itself too: how close a tool is, not only its place in the list
+        for row, score in rankings["dense"]:
+            ranks[row]["score_dense"] = float(score)
         found = tuple(Candidate(self.ids[row], 0.0, r) for row, r in ranks.items())
         return replace(sel, candidates=found)
 
@@ -260,8 +263,19 @@ class FuseStage:
         rankings = self.rankings(sel.candidates)
         exact = list(dict.fromkeys([*self.exact.match(sel.subgoal.text), *self.extra_exact]))
         fused = rrf_fuse(rankings, k=self.k, n=self.n, force=exact)
+        dense = {c.tool_id: c.scores["score_dense"] for c in sel.candidates
+                 if "score_dense" in c.scores}
         candidates = tuple(
-            Candidate(self.ids[row], score, {"fused": score, **ranks, "exact": float(row in exact)})
+            Candidate(
+                self.ids[row],
+                score,
+                {
+                    "fused": score,
+                    **ranks,
+                    "exact": float(row in exact),
+                    **({"score_dense": dense[self.ids[row]]} if self.ids[row] in dense else {}),
+                },
+            )
             for row, score, ranks in fused
         )
         return replace(sel, candidates=candidates)

@@ -277,12 +277,13 @@ class Selector:
             return cross_encoder
         if bundle.ltr_path is None:
             raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
-        model, history = load_ranker(bundle)
+        model, history, columns = load_ranker(bundle)
         return LearnedReranker(
             cross_encoder,
             model,
             cards,
             history,
+            columns=columns,
             exploration_rate=params.exploration_rate,
             exploration_cap=params.exploration_cap,
         )

@@ -20,6 +20,7 @@ from features.dataset import (
     scan_parquet,
 )
 from features.mining import (
+    HARD_SCHEMA,
     TOOLS_SCHEMA,
     IndexNegativeMiner,
     SplitLeakError,
@@ -28,6 +29,7 @@ from features.mining import (
     mine_pairs,
     new_tool_ids,
     scan_trace_parquet,
+    split_of,
     traces_frame,
 )
 from features.sampling import (
@@ -39,12 +41,15 @@ from features.sampling import (
     popularity_buckets,
     sample_explore,
     sample_uniform,
+    train_positives,
     uniform_weights,
 )
+from features.synthetic import TemplateQueryGenerator, query_rng
 from serving.bundle import load_bundle
 from serving.encoder import Encoder
 from serving.io import load_catalog, load_traces
 from serving.retrieve import BM25Retriever, top_n
+from serving.schema import ToolCard, Trace
 from training.core.params import ParamsError, load_params
 from training.mine import Params, main, mine
 
@@ -79,6 +84,7 @@ def mine_kwargs(params: Params) -> dict:
         "negatives_per_query": params.negatives_per_query,
         "synthetic_per_tool": params.synthetic_per_tool,
         "new_tool_days": params.new_tool_days,
+        "synthetic_queries_per_tool": params.synthetic_queries_per_tool,
     }
 
 
@@ -104,7 +110,7 @@ def source_of(pairs: pl.DataFrame, query: str, tool_id: str) -> str | None:
 def test_every_negative_source_appears(mined):
     sources = set(mined.pairs["source"])
     assert sources >= {"trace_success", "synthetic_example", "synthetic_summary",
-                       "near_duplicate", "trace_failure", "menu_unchosen",
+                       "synthetic_query", "near_duplicate", "trace_failure", "menu_unchosen",
                        "dense_hard", "bm25_hard"}
     assert set(mined.pairs.filter(pl.col("label") == 0)["source"]) <= {
         "near_duplicate", "trace_failure", "menu_unchosen", "dense_hard", "bm25_hard"}
@@ -284,16 +290,120 @@ def test_synthetic_pairs_only_for_rare_tools(mined, params):
     assert set(synthetic["tool_id"]) <= rare
     assert not set(synthetic["tool_id"]) & popular
     assert {"slack.post_message", "github.search_code"} <= popular
-    assert max(Counter(synthetic["tool_id"]).values()) <= params.synthetic_per_tool
+    from_card = synthetic.filter(pl.col("source") != "synthetic_query")
+    assert max(Counter(from_card["tool_id"]).values()) <= params.synthetic_per_tool
+    generated = synthetic.filter(pl.col("source") == "synthetic_query")
+    assert Counter(generated["tool_id"]) == dict.fromkeys(rare, params.synthetic_queries_per_tool)
     assert (synthetic["request_id"] == "synthetic:" + synthetic["tool_id"]).all()
     assert set(synthetic["split"]) == {"train"}
     # the example, then the summary; the never-used cryptic tool still gets its summary
-    commits = synthetic.filter(pl.col("tool_id") == "github.list_commits")
+    commits = from_card.filter(pl.col("tool_id") == "github.list_commits")
     assert dict(commits.select("source", "query").iter_rows()) == {
         "synthetic_example": "show me the commits in checkout-service since Monday",
         "synthetic_summary": "List recent commits of a repository",
     }
     assert source_of(pairs, "chg rd v1; ret obj", "stripe.chg_rd") == "synthetic_summary"
+
+
+TINY = [
+    ToolCard.from_dict({"tool_id": f"app.{name}", "server": "app", "domain": "shop",
+                        "name": name, "summary": summary, "capabilities": [capability],
+                        "requires": {"connection": "app"}, "input_schema": {
+                            "type": "object", "properties": {param: {"type": "string"}}}})
+    for name, summary, capability, param in [
+        ("get_user", "Get a user by id", "get:user", "user_id"),
+        ("list_orders", "List the orders of a customer", "list:order", "customer_id"),
+        ("cancel_order", "Cancel an order", "cancel:order", "order_id"),
+    ]
+]
+
+
+def tiny_traces(extra: list[Trace] = ()) -> pl.LazyFrame:
+    traces = [Trace(subgoal=f"who is user {i}", tool_id="app.get_user", success=True,
+                    request_id=f"u{i}") for i in range(3)]
+    traces.append(Trace(subgoal="orders of acme", tool_id="app.list_orders", success=True,
+                        request_id="o1"))
+    return traces_frame([*traces, *extra])
+
+
+def tiny_kwargs(**overrides) -> dict:
+    return {"seed": 13, "valid_share": 0.0, "negatives_per_query": 4,
+            "synthetic_per_tool": 3, "new_tool_days": 30, **overrides}
+
+
+def test_synthetic_queries_by_hand():
+    # get_user has 3 successful traces (not under the 3 of synthetic_per_tool): nothing;
+    # list_orders (1 trace) and cancel_order (none) get 2 queries each: 2 * 2 = 4 rows,
+    # beside their 2 summaries and the 3 + 1 traced texts
+    asked: list[str] = []
+
+    def hard(queries):
+        asked.extend(queries)
+        hits = ("app.get_user", "app.cancel_order")
+        return pl.DataFrame([(q, t, "dense_hard", 1) for q in queries for t in hits],
+                            schema=HARD_SCHEMA, orient="row")
+
+    mined = mine_pairs(tiny_traces(), TINY, **tiny_kwargs(synthetic_queries_per_tool=2),
+                       hard_negatives=hard)
+    pairs = mined.pairs
+    positives = Counter(pairs.filter(pl.col("label") == 1)["source"])
+    assert positives == {"trace_success": 4, "synthetic_summary": 2, "synthetic_query": 4}
+    generated = pairs.filter(pl.col("source") == "synthetic_query")
+    assert Counter(generated["tool_id"]) == {"app.list_orders": 2, "app.cancel_order": 2}
+    assert set(generated["split"]) == {"train"}
+    assert (generated["request_id"] == "synthetic:" + generated["tool_id"]).all()
+    assert set(generated["query"]) == {  # the templates, each tool on its own stream
+        q for c in TINY[1:] for q in TemplateQueryGenerator().generate(
+            c, 2, query_rng(13, c.tool_id))}
+    # they are queries like any other: the index is asked about them, and its hits other
+    # than the gold are their negatives
+    assert set(generated["query"]) <= set(asked)
+    for query, gold in generated.select("query", "tool_id").iter_rows():
+        negatives = pairs.filter((pl.col("query") == query) & (pl.col("label") == 0))
+        assert set(negatives["tool_id"]) == {"app.get_user", "app.cancel_order"} - {gold}
+
+    # 0 turns them off and changes no other positive
+    off = mine_pairs(tiny_traces(), TINY, **tiny_kwargs(synthetic_queries_per_tool=0)).pairs
+    assert "synthetic_query" not in set(off["source"])
+    assert off.filter(pl.col("label") == 1).drop("rank").equals(
+        pairs.filter((pl.col("label") == 1) & (pl.col("source") != "synthetic_query"))
+        .drop("rank"))
+
+
+def test_a_synthetic_query_that_is_a_valid_query_is_dropped():
+    cancel = TINY[2]
+    first, second = TemplateQueryGenerator().generate(cancel, 2, query_rng(13, cancel.tool_id))
+    request_id = next(f"c{i}" for i in range(100)
+                      if split_of(f"c{i}", seed=13, valid_share=0.5) == "valid")
+    held_out = Trace(subgoal=first.upper(), tool_id=cancel.tool_id, success=True,
+                     request_id=request_id)
+    mined = mine_pairs(tiny_traces([held_out]), TINY,
+                       **tiny_kwargs(valid_share=0.5, synthetic_queries_per_tool=2))
+    train = mined.pairs.filter(pl.col("split") == "train")
+    # cancel_order now has 1 trace, still under 3: 2 + 2 generated, its first is held out
+    generated = train.filter(pl.col("source") == "synthetic_query")
+    assert generated.height == 3
+    assert set(generated.filter(pl.col("tool_id") == cancel.tool_id)["query"]) == {second}
+    assert mined.stats["n_synthetic_dropped_leak"] == 1
+
+
+def test_explore_sampler_spreads_synthetic_queries_over_rare_tools(mined, params):
+    positives = train_positives(mined.pairs)
+    pool = Counter(positives["source"])
+    assert pool["synthetic_query"] > 0
+    sampling = SamplingParams(n_samples=20, max_per_tool=3, temperature=0.5, new_tool_quota=3)
+    explore, uniform = Counter(), Counter()
+    for seed in range(30):
+        drawn = sample_explore(positives, sampling, seed=seed)
+        counts = Counter(drawn["tool_id"])
+        assert max(counts.values()) <= 3  # the cap (and the quota) per tool
+        # the new tool's quota comes from its summary and generated queries, no repeats
+        new = drawn.filter(pl.col("tool_id") == "pagerduty.list_incidents")
+        assert new.height == 3 and new["query"].is_unique().all()
+        explore.update(drawn["source"])
+        uniform.update(sample_uniform(positives, n=20, seed=seed)["source"])
+    # rare tools' rows weigh more under exploration than under traffic
+    assert explore["synthetic_query"] > 1.5 * uniform["synthetic_query"]
 
 
 def test_is_new_and_popularity(mined, cards):
@@ -573,6 +683,10 @@ def test_params_mirror_the_section(tmp_path):
     bad.write_text(text.replace("  reranker_negatives:", "  reranker_negatives_x:"))
     with pytest.raises(ParamsError, match="reranker_negatives"):
         load_params(bad, "mine", Params)
+    bad.write_text(text.replace("synthetic_query_generator: template",
+                                "synthetic_query_generator: gpt"))
+    with pytest.raises(ParamsError, match="synthetic_query_generator.*gpt"):
+        load_params(bad, "mine", Params)
 
 
 def run_stage(tmp_path: Path, fixture_catalog: Path, fixture_bundle: Path, tag: str) -> dict:
@@ -604,7 +718,9 @@ def test_mine_stage_smoke(tmp_path, monkeypatch, fixture_catalog, fixture_bundle
     assert metrics["n_quarantined_trace_lines"] == 3
     assert metrics["n_pairs_by_source"]["bm25_hard"] > 0
     assert set(metrics["bucket_share"]) == {"all_positives", "explore", "uniform"}
-    assert metrics["bucket_share"]["explore"]["new"] > metrics["bucket_share"][
+    # the fixture's capped pool fits n_samples whole, and its new tool's synthetic queries
+    # fill the quota without repeats: explore holds every row (flattening is tested above)
+    assert metrics["bucket_share"]["explore"]["new"] >= metrics["bucket_share"][
         "all_positives"]["new"]
     quarantine = first["out"].parent / "train.traces.quarantine.jsonl"
     assert len(quarantine.read_text().splitlines()) == 3

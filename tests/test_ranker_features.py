@@ -15,6 +15,7 @@ from serving.io import load_catalog
 from serving.ranker_features import (
     FEATURE_NAMES,
     MISSING_RANK,
+    MISSING_SCORE,
     History,
     Outcomes,
     capability_keys,
@@ -132,7 +133,9 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     with pytest.raises(ValueError, match="features.json"):
         export.main([str(params), str(fixture_catalog), str(tmp_path / "b2"), "--reranker",
                      str(reranker), "--ltr", str(other)])
-    (bundle / "models" / "ltr" / "features.json").write_text(json.dumps(["cross_encoder"]))
+    (bundle / "models" / "ltr" / "features.json").write_text(
+        json.dumps(["cross_encoder", "no_such_feature"])
+    )
     old = json.loads((bundle / "manifest.json").read_text())
     (bundle / "manifest.json").unlink()
     finalize_manifest(bundle, created_at=old["created_at"], git_rev=old["git_rev"],
@@ -140,3 +143,29 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     with pytest.raises(BundleError, match="features.json"):
         load_ranker(load_bundle(bundle))
     assert np.isfinite(booster.predict(np.zeros((1, len(FEATURE_NAMES))))).all()
+
+
+def test_list_features_by_hand(cards):
+    # two github tools and one slack tool; the slack tool was missed by the dense retriever
+    subgoal = Subgoal("list commits")
+    a = Candidate("github.list_commits", 0.0, {"score_dense": 0.8})
+    b = Candidate("github.search_code", 0.0, {"score_dense": 0.5})
+    c = Candidate("slack.post_message", 0.0, {})
+    history = History()
+    rows = {
+        cand.tool_id: dict(zip(FEATURE_NAMES, r, strict=True))
+        for cand, r in zip([a, b, c], feature_matrix(subgoal, [a, b, c], cards, history),
+                           strict=True)
+    }
+    assert rows["github.list_commits"]["score_dense"] == 0.8
+    assert rows["github.list_commits"]["dense_gap"] == 0.0
+    assert rows["github.search_code"]["dense_gap"] == pytest.approx(0.3)  # 0.8 - 0.5
+    # the search tool's server is matched by list_commits' 0.8; one other github candidate
+    assert rows["github.search_code"]["server_best_dense"] == 0.8
+    assert rows["github.search_code"]["server_candidates"] == pytest.approx(math.log1p(1))
+    assert rows["slack.post_message"]["score_dense"] == MISSING_SCORE
+    assert rows["slack.post_message"]["dense_gap"] == pytest.approx(0.8 - MISSING_SCORE)
+    assert rows["slack.post_message"]["server_candidates"] == 0.0
+    # the list's order does not matter
+    again = feature_matrix(subgoal, [c, b, a], cards, history)
+    assert again[2].tolist() == list(rows["github.list_commits"].values())

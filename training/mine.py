@@ -7,7 +7,9 @@ chart of the popularity-bucket shares before and after each sampler) and a CSV o
 numbers beside it (PLOT with `.csv`, for `dvc plots`), and METRICS. Bad catalog or trace
 lines are skipped, counted and quarantined beside OUT_DIR (`<OUT_DIR>.traces.quarantine.jsonl`).
 The output depends only on the inputs and params (seeded draws, hashed split, dates
-relative to the catalog), so `dvc repro` reproduces it byte for byte.
+relative to the catalog), so `dvc repro` reproduces it byte for byte; with
+`synthetic_query_generator: llm` the `synthetic_query` texts are as repeatable as the
+endpoint (`TOOLSIFT_LLM_*`, which DVC does not track).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from features.sampling import (
     retriever_rows,
     train_positives,
 )
+from features.synthetic import GENERATORS, LLMQueryGenerator, QueryGenerator, make_query_generator
 from serving.io import load_catalog, load_traces, quarantine_path_for
 from serving.schema import ToolCard, Trace
 from training.core.metrics_io import write_metrics
@@ -58,6 +61,8 @@ class Params:
     hard_negative_depth: int
     negatives_per_query: int
     synthetic_per_tool: int
+    synthetic_queries_per_tool: int  # generated queries per under-traced tool; 0 = off
+    synthetic_query_generator: str  # template | llm (TOOLSIFT_LLM_*, templates on failure)
     new_tool_days: int
     sampling: SamplingParams
     reranker_groups: int  # train groups for the cross-encoder (one positive each)
@@ -79,6 +84,11 @@ class Params:
             raise ParamsError(f"{STAGE}.valid_share: {self.valid_share} not in [0, 1)")
         if self.sampling.temperature < 0:
             raise ParamsError(f"{STAGE}.sampling.temperature: must be >= 0")
+        if self.synthetic_query_generator not in GENERATORS:
+            raise ParamsError(
+                f"{STAGE}.synthetic_query_generator: {self.synthetic_query_generator!r} is not "
+                f"one of {', '.join(GENERATORS)}"
+            )
 
 
 @dataclass(frozen=True)
@@ -97,10 +107,12 @@ def mine(
     *,
     hard_negatives: HardNegativeSource | None,
     candidates: CandidateSource,
+    query_generator: QueryGenerator | None = None,
 ) -> MineResult:
     """The stage's core: mine pairs, sample both retriever blocks, replay the reranker
     groups through `candidates` (the runtime), and count everything. No file I/O (the
-    injected sources read the bundle they were given)."""
+    injected sources read the bundle they were given). `query_generator` writes the
+    cold-start `synthetic_query` texts (None: the templates)."""
     mined = mine_pairs(
         traces_frame(traces),
         cards,
@@ -110,6 +122,8 @@ def mine(
         synthetic_per_tool=params.synthetic_per_tool,
         new_tool_days=params.new_tool_days,
         hard_negatives=hard_negatives,
+        synthetic_queries_per_tool=params.synthetic_queries_per_tool,
+        query_generator=query_generator,
     )
     pairs, tools = mined.pairs, mined.tools
     blocks = retriever_rows(pairs, tools, params.sampling, seed=params.seed)
@@ -211,6 +225,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from training.core.tracking import log_dataset_digest, log_metrics, stage_run
 
     params = load_params(args.params, STAGE, Params)
+    generator = make_query_generator(params.synthetic_query_generator)  # fails before any work
     out_dir = Path(args.out_dir)
     started = time.perf_counter()
     quarantine = {what: quarantine_path_for(out_dir, what) for what in ("catalog", "traces")}
@@ -231,7 +246,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     candidates = RuntimeCandidates(args.bundle, show_progress=True)
     result = mine(
-        traces.items, catalog.items, params, hard_negatives=miner, candidates=candidates
+        traces.items, catalog.items, params, hard_negatives=miner, candidates=candidates,
+        query_generator=generator,
     )
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -251,6 +267,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "n_trace_events": len(traces.items),
         "n_quarantined_trace_lines": traces.n_skipped,
         "n_quarantined_catalog_lines": catalog.n_skipped,
+        **({"synthetic_query_llm": {"n_calls": generator.n_calls,
+                                    "n_failures": generator.n_failures}}
+           if isinstance(generator, LLMQueryGenerator) else {}),
         "seconds": {
             "load": round(load_seconds, 2),
             **{k: round(v, 2) for k, v in miner.timings.items()},

@@ -160,7 +160,8 @@ def split_scores(flat: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
 
 
 def order_comparison(model: Any, valid: Groups) -> dict[str, float]:
-    """MRR and recall@k on the valid groups: `ltr_*`, `cross_encoder_*` and `fused_*`."""
+    """MRR and recall@k on the valid groups: `ltr_*`, `cross_encoder_*`, `fused_*` and
+    `dense_*` (the fine-tuned retriever's own order, the fallback the ranker must beat)."""
     labels = split_scores(valid.labels, valid.sizes)
     groups = [Group("", tuple(map(str, range(len(y)))), tuple(map(int, y)), ()) for y in labels]
     columns = {name: i for i, name in enumerate(FEATURE_NAMES)}
@@ -168,6 +169,7 @@ def order_comparison(model: Any, valid: Groups) -> dict[str, float]:
         "ltr": model.predict(valid.features),
         "cross_encoder": valid.features[:, columns["cross_encoder"]],
         "fused": valid.features[:, columns["fused"]],
+        "dense": -valid.features[:, columns["rank_dense"]],
     }
     out: dict[str, float] = {}
     for name, flat in orders.items():

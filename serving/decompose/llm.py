@@ -15,7 +15,7 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
@@ -151,27 +151,48 @@ class LLMDecomposer:
         return self.fallback.decompose(request)
 
     def _complete(self, request: str) -> str:
-        body = {
-            "model": self.model,
-            "messages": [
+        return chat_completion(
+            self.endpoint,
+            self.model,
+            [
                 {"role": "system", "content": self.system_prompt()},
                 {"role": "user", "content": request},
             ],
-            "response_format": {"type": "json_object"},
-            "temperature": 0,
-        }
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        http_request = urllib.request.Request(
-            self.endpoint.rstrip("/") + "/chat/completions",
-            data=json.dumps(body).encode("utf-8"),
-            headers=headers,
-            method="POST",
+            api_key=self.api_key,
+            timeout_s=self.timeout_s,
         )
-        with urllib.request.urlopen(http_request, timeout=self.timeout_s) as response:  # noqa: S310
-            payload = json.loads(response.read().decode("utf-8"))
-        return _message_content(payload)
+
+
+def chat_completion(
+    endpoint: str,
+    model: str,
+    messages: Sequence[Mapping[str, str]],
+    *,
+    api_key: str | None = None,
+    timeout_s: float = 10.0,
+) -> str:
+    """POST `messages` to `{endpoint}/chat/completions` (JSON mode, temperature 0) and
+    return the first choice's content. Raises `urllib.error.HTTPError`, `OSError` or
+    `http.client.HTTPException` on transport failures, `ValueError` (`LLMAnswerError`)
+    on a malformed response; shared by every `TOOLSIFT_LLM_*` client."""
+    body = {
+        "model": model,
+        "messages": [dict(m) for m in messages],
+        "response_format": {"type": "json_object"},
+        "temperature": 0,
+    }
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    http_request = urllib.request.Request(
+        endpoint.rstrip("/") + "/chat/completions",
+        data=json.dumps(body).encode("utf-8"),
+        headers=headers,
+        method="POST",
+    )
+    with urllib.request.urlopen(http_request, timeout=timeout_s) as response:  # noqa: S310
+        payload = json.loads(response.read().decode("utf-8"))
+    return _message_content(payload)
 
 
 def _message_content(payload: Any) -> str:
