@@ -36,7 +36,8 @@ from typing import Any
 import polars as pl
 
 from features.dataset import CANDIDATE_SOURCE, RERANKER_SCHEMA
-from features.mining import SYNTHETIC_PREFIX, equivalent_tools
+from features.mining import SYNTHETIC_PREFIX
+from features.negatives import equivalent_tools
 from features.sampling import SamplingParams, rng_for, sample_explore, train_positives
 
 log = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ import numpy as np
 import polars as pl
 
 from features.dataset import SAMPLED_NEGATIVE_SOURCES
-from features.mining import negative_order
+from features.negatives import negative_order
 
 log = logging.getLogger(__name__)
 

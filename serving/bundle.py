@@ -219,13 +219,20 @@ def load_bundle(root: str | Path) -> Bundle:
     )
 
 
-def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...]]:
+def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
     """The bundle's LightGBM ranker, its history and the columns of `FEATURE_NAMES` it
-    reads (a ranker from before a feature was added reads the ones it knows); refuses a
-    feature this runtime does not compute (the file and both lists are named)."""
+    reads (a ranker from before a feature was added reads the ones it knows) and its
+    calibration; refuses a feature this runtime does not compute (the file and both lists
+    are named)."""
     import lightgbm
 
-    from serving.ranker_features import FEATURE_NAMES, HISTORY_FILE, History
+    from serving.ranker_features import (
+        CALIBRATION_FILE,
+        FEATURE_NAMES,
+        HISTORY_FILE,
+        Calibration,
+        History,
+    )
 
     root = bundle.ltr_path
     if root is None:
@@ -244,7 +251,12 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...]]:
             f"{root / LTR_FEATURES} names {len(names)}"
         )
     columns = tuple(FEATURE_NAMES.index(n) for n in names)
-    return model, History.load(root / HISTORY_FILE), columns
+    calibration = root / CALIBRATION_FILE
+    try:
+        calib = Calibration.load(calibration) if calibration.is_file() else Calibration()
+    except (KeyError, TypeError, ValueError) as err:
+        raise BundleError(f"{calibration}: not a calibration ({err})") from None
+    return model, History.load(root / HISTORY_FILE), columns, calib
 
 
 def git_rev(cwd: str | Path = ".") -> str:

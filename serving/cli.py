@@ -104,6 +104,9 @@ def discover(
             f"  retrieved {len(step.retrieved)}, filtered out {n_filtered}, menu {len(step.menu)}; "
             f"menu tokens {step.discovery.tokens} + selection details {step.selection.tokens}"
         )
+    if result.request_step is not None:
+        top = result.ranked()[: selector.params.menu_size]
+        console.print(f"[bold]whole request[/bold], fused with its subgoals: {', '.join(top)}")
     console.print(
         f"[bold]prompt tokens[/bold]: {result.menu_tokens} for all menus vs {whole:,} to show "
         f"the whole catalog ({len(selector.cards):,} tools); "

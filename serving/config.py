@@ -26,6 +26,9 @@ class RuntimeParams:
     tie_margin: float = 0.005  # relevance gap within which cost/latency may reorder
     disclosure_margin: float = 0.05
     min_relevance: float = 0.0  # below it a tool leaves the menu; an empty menu = abstain
+    # ltr: also cut the menu at the calibrated probability train_ltr chose on held-out
+    # groups (the bundle's calibration.json); False for bundles from before this knob
+    calibrated_menus: bool = False
     # auto: the best the bundle has (ltr, else cross_encoder, else fused) | one of those
     reranker: str = "auto"
     # cross_encoder: weight of a retrieval rank beside the cross-encoder's rank (reciprocal

@@ -18,7 +18,8 @@ class HardFilter:
     """Removes candidates the subgoal or the session must not get, with a reason each.
 
     - intent: read subgoals get read tools and write subgoals write tools (a subgoal
-      with no recognised operation keeps both: we do not know its intent);
+      with no recognised operation keeps both: we do not know its intent; so does a tool
+      whose risk an importer guessed rather than its author declared);
     - access: connection, scopes, env (exact-name matches bypass the retrievers' mask,
       so the reason reaches the user here);
     - policy: the denylist, the risk ceiling, and any tool the risk policy would deny
@@ -39,7 +40,10 @@ class HardFilter:
         problem = access_problem(card, self.context)
         if problem:
             return problem
-        if sel.subgoal.operations:
+        # the intent filter removes only what it is sure of: a risk an importer guessed from
+        # the name ("derived") is no evidence that a tool cannot serve the subgoal; the risk
+        # policy still decides what a write may do, so nothing is widened by keeping it
+        if sel.subgoal.operations and "risk" not in card.derived:
             if card.mutates and not sel.subgoal.mutation:
                 return "filter:write_tool_for_read"
             if not card.mutates and sel.subgoal.mutation:

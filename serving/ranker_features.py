@@ -52,6 +52,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 MISSING_SCORE = -1.0
 MISSING_RANK = 100.0
 HISTORY_FILE = "history.json"
+CALIBRATION_FILE = "calibration.json"  # optional: rankers before it use Calibration()
 
 
 def capability_keys(subgoal: Subgoal) -> tuple[str, ...]:
@@ -226,6 +227,51 @@ def list_features(
         max(cosine[t] for t in same),
         math.log1p(len(same) - 1),
     ]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Platt scaling of the ranker's raw score, fit on held-out groups: P(the right tool) =
+    sigmoid(a * z + b). `min_relevance` is the menu cut `train_ltr` chose on the same
+    groups (a tool less likely than this leaves the menu). The default (1, 0, 0) is the
+    plain sigmoid and no cut: rankers from before calibration."""
+
+    a: float = 1.0
+    b: float = 0.0
+    min_relevance: float = 0.0
+
+    def probability(self, z: float) -> float:
+        return 1.0 / (1.0 + math.exp(-(self.a * z + self.b)))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(
+            {"a": self.a, "b": self.b, "min_relevance": self.min_relevance}, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        data = json.loads(Path(path).read_text())
+        return cls(float(data["a"]), float(data["b"]), float(data["min_relevance"]))
+
+
+def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1e-3, steps: int = 50) -> Calibration:
+    """Logistic regression of the labels on the scores (a, b), by Newton's method with a
+    small ridge on `a` so perfectly separated groups still give a finite slope."""
+    z = np.asarray(z, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if z.size == 0 or y.min() == y.max():
+        return Calibration()
+    x = np.stack([z, np.ones_like(z)], axis=1)
+    w = np.array([1.0, 0.0])
+    ridge = np.diag([l2 * len(z), 0.0])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        grad = x.T @ (p - y) + ridge @ w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge + 1e-9 * np.eye(2)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return Calibration(float(w[0]), float(w[1]))
 
 
 def exploration_bonus(uses: float, *, rate: float, cap: float) -> float:

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from serving.encoder import PairScorer
-from serving.ranker_features import MISSING_RANK, History, exploration_bonus, feature_matrix
+from serving.ranker_features import (
+    MISSING_RANK,
+    Calibration,
+    History,
+    exploration_bonus,
+    feature_matrix,
+)
 from serving.schema import ToolCard
 from serving.selection import Candidate, Selection, Subgoal
 
@@ -136,6 +142,7 @@ class LearnedReranker:
     exploration_cap: float = 0.1
     name: str = "ltr"
     columns: tuple[int, ...] | None = None  # the FEATURE_NAMES columns it reads (None: all)
+    calibration: Calibration = field(default_factory=Calibration)
 
     def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
         if not candidates:
@@ -151,7 +158,7 @@ class LearnedReranker:
             bonus = exploration_bonus(
                 tool.success + tool.failure, rate=self.exploration_rate, cap=self.exploration_cap
             )
-            relevance = min(1.0, 1.0 / (1.0 + math.exp(-float(z))) + bonus)
+            relevance = min(1.0, self.calibration.probability(float(z)) + bonus)
             out.append(c.with_score(relevance, ltr=float(z), exploration=bonus))
         return sorted(out, key=lambda c: (-c.score, c.tool_id))
 

@@ -277,16 +277,25 @@ class Selector:
             return cross_encoder
         if bundle.ltr_path is None:
             raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
-        model, history, columns = load_ranker(bundle)
+        model, history, columns, calibration = load_ranker(bundle)
         return LearnedReranker(
             cross_encoder,
             model,
             cards,
             history,
             columns=columns,
+            calibration=calibration,
             exploration_rate=params.exploration_rate,
             exploration_cap=params.exploration_cap,
         )
+
+    @property
+    def menu_threshold(self) -> float:
+        """The relevance below which a tool leaves the menu: `min_relevance`, raised to the
+        ranker's calibrated cut when `calibrated_menus` is on."""
+        if self.params.calibrated_menus and isinstance(self.reranker, LearnedReranker):
+            return max(self.params.min_relevance, self.reranker.calibration.min_relevance)
+        return self.params.min_relevance
 
     # --- public API -------------------------------------------------------------
 
@@ -496,7 +505,7 @@ class Selector:
             self.cards,
             size=p.menu_size,
             tie_margin=p.tie_margin,
-            min_relevance=p.min_relevance,
+            min_relevance=self.menu_threshold,
             depth=p.rerank_depth,
         )
         sel = run_stages(sel, [("rerank", menu)])

@@ -25,3 +25,31 @@ def fixture_bundle(tmp_path_factory, fixture_catalog) -> Path:
     out = tmp_path_factory.mktemp("bundles") / "fixture"
     main([str(ROOT / "params.yaml"), str(fixture_catalog), str(out)])
     return out
+
+
+@pytest.fixture(scope="session")
+def fixture_cards(fixture_catalog):
+    """The fixture catalog's cards (the mining and sampling tests share them)."""
+    from serving.io import load_catalog
+
+    return load_catalog(fixture_catalog, strict=True).items
+
+
+@pytest.fixture(scope="session")
+def fixture_traces(fixture_cards):
+    """tests/fixtures/traces.jsonl, validated against the fixture catalog (its bad lines
+    skipped)."""
+    from serving.io import load_traces
+
+    return load_traces(
+        FIXTURES / "traces.jsonl", known_tools=[c.tool_id for c in fixture_cards]
+    ).items
+
+
+@pytest.fixture(scope="session")
+def mine_params():
+    """The `mine` section of params.yaml."""
+    from training.core.params import load_params
+    from training.mine import Params
+
+    return load_params(ROOT / "params.yaml", "mine", Params)

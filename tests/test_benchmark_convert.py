@@ -10,7 +10,8 @@ import pytest
 
 from serving.io import load_catalog, load_queries, load_traces
 from serving.schema import TOOL_ID_RE
-from training.benchmarks.convert import BenchmarkQuery, Params, main, split_queries
+from training.benchmarks.convert import Params, main, split_queries
+from training.benchmarks.reading import BenchmarkQuery
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "stabletoolbench"
 

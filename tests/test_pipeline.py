@@ -75,6 +75,11 @@ def test_hard_filter_reasons(cards):
     # unknown intent (no operation recognised): both kinds stay
     unknown = Selection(Subgoal("x"), tuple(Candidate(t) for t in ids[:2]))
     assert HardFilter(cards, ctx)(unknown).ids() == ids[:2]
+    # a risk an importer guessed from the name is no reason to remove a tool from a read
+    guessed = {**cards, "slack.post_message": replace(cards["slack.post_message"],
+                                                      derived=("risk",))}
+    read = Selection(Subgoal("x", operations=("get",)), tuple(Candidate(t) for t in ids[:2]))
+    assert HardFilter(guessed, ctx)(read).ids() == ids[:2]
     # a tool the risk policy denies anyway never takes a menu slot
     deny_writes = RiskPolicy.from_dict({"by_risk": {"write": "deny"}})
     out = HardFilter(cards, ctx, deny_writes)(write)

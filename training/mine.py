@@ -32,7 +32,8 @@ from features.dataset import (
     RETRIEVER_SCHEMA,
     write_parquet,
 )
-from features.mining import HardNegativeSource, IndexNegativeMiner, mine_pairs, traces_frame
+from features.mining import mine_pairs, traces_frame
+from features.negatives import HardNegativeSource, IndexNegativeMiner
 from features.sampling import (
     BUCKETS,
     SamplingParams,

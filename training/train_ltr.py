@@ -51,11 +51,14 @@ from features.mining import SYNTHETIC_PREFIX, tool_frame
 from features.sampling import SamplingParams, rng_for
 from serving.io import load_catalog, load_traces
 from serving.ranker_features import (
+    CALIBRATION_FILE,
     FEATURE_NAMES,
     HISTORY_FILE,
+    Calibration,
     History,
     capability_keys,
     feature_matrix,
+    fit_platt,
 )
 from serving.schema import ToolCard, Trace
 from training.core.metrics_io import write_metrics
@@ -80,6 +83,8 @@ class Params:
     learning_rate: float
     num_leaves: int
     min_child_samples: int
+    menu_cuts: tuple[float, ...]  # calibrated probabilities tried as the menu cut
+    menu_recall_tolerance: float  # menu recall the chosen cut may lose on the valid groups
     seed: int
 
 
@@ -178,6 +183,44 @@ def order_comparison(model: Any, valid: Groups) -> dict[str, float]:
     return out
 
 
+def menu_cut_table(
+    probabilities: Sequence[np.ndarray], labels: Sequence[np.ndarray], *, size: int,
+    cuts: Sequence[float],
+) -> list[dict[str, float]]:
+    """Per cut: the share of groups whose positive makes the menu (the `size` most probable
+    with probability >= cut) and the mean menu length."""
+    table = []
+    for cut in cuts:
+        found, length = 0, 0
+        for p, y in zip(probabilities, labels, strict=True):
+            order = np.argsort(-p, kind="stable")[:size]
+            menu = [i for i in order if p[i] >= cut]
+            found += int(any(y[i] for i in menu))
+            length += len(menu)
+        n = max(1, len(labels))
+        table.append({"cut": cut, "recall": found / n, "menu_length": length / n})
+    return table
+
+
+def choose_menu_cut(table: Sequence[Mapping[str, float]], tolerance: float) -> float:
+    """The highest cut whose recall is within `tolerance` of the lowest cut's."""
+    base = min(table, key=lambda r: r["cut"])["recall"]
+    return max(r["cut"] for r in table if r["recall"] >= base - tolerance - 1e-12)
+
+
+def calibrate(model: Any, valid: Groups, params: Params, *, size: int) -> tuple[
+    Calibration, list[dict[str, float]]
+]:
+    """Platt scaling of the ranker on the valid groups and the menu cut chosen there."""
+    z = model.predict(valid.features) if valid.sizes else np.zeros(0)
+    platt = fit_platt(z, valid.labels)
+    probs = [np.array([platt.probability(v) for v in g]) for g in split_scores(z, valid.sizes)]
+    table = menu_cut_table(probs, split_scores(valid.labels, valid.sizes), size=size,
+                           cuts=params.menu_cuts)
+    cut = choose_menu_cut(table, params.menu_recall_tolerance) if table else 0.0
+    return Calibration(platt.a, platt.b, cut), table
+
+
 def fit_ranker(train: Groups, params: Params) -> Any:
     import lightgbm
 
@@ -202,6 +245,8 @@ class LtrResult:
     groups: dict[str, Groups]  # "train" and "valid"
     comparison: dict[str, float]  # `order_comparison` on the valid groups
     fit_seconds: float
+    calibration: Calibration  # Platt scaling and the menu cut, from the valid groups
+    menu_cuts: list[dict[str, float]]  # `menu_cut_table` on the valid groups
 
 
 def train_ltr(
@@ -250,7 +295,10 @@ def train_ltr(
     model = fit_ranker(built["train"], params)
     fit_seconds = time.perf_counter() - t_fit
     comparison = order_comparison(model, built["valid"])
-    return LtrResult(model, history, built, comparison, fit_seconds)
+    calibration, cut_table = calibrate(
+        model, built["valid"], params, size=selector.params.menu_size
+    )
+    return LtrResult(model, history, built, comparison, fit_seconds, calibration, cut_table)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -303,6 +351,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     model.booster_.save_model(str(out_dir / "model.txt"))
     (out_dir / "features.json").write_text(json.dumps(list(FEATURE_NAMES), indent=1) + "\n")
     history.save(out_dir / HISTORY_FILE)
+    result.calibration.save(out_dir / CALIBRATION_FILE)
     importance = model.booster_.feature_importance(importance_type="gain")
     total = float(importance.sum()) or 1.0
     metrics = {
@@ -316,6 +365,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "n_valid_groups": built["valid"].stats["n_groups"],
         "n_valid_without_gold": built["valid"].stats["n_without_gold"],
         "n_history_tools": len(history.tools),
+        "calibration": {"a": round(result.calibration.a, 4), "b": round(result.calibration.b, 4),
+                        "menu_cut": result.calibration.min_relevance},
+        "valid_menu_cuts": [{k: round(v, 4) for k, v in row.items()} for row in result.menu_cuts],
         "fit_seconds": round(result.fit_seconds, 2),
         "stage_seconds": round(time.perf_counter() - t0, 1),
     }

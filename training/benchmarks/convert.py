@@ -67,18 +67,18 @@ import sys
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from serving.catalog.derive import derive_capabilities, derive_summary, schema_concepts
-from serving.io import InputError, LineError, LoadResult, quarantine_path_for, write_jsonl
-from serving.schema import FieldError, LabeledQuery, ToolCard, Trace
+from serving.io import InputError, quarantine_path_for, write_jsonl
+from serving.schema import LabeledQuery, ToolCard, Trace
 from serving.vocab import (
     AMBIGUOUS_VERBS,
     DESTRUCTIVE_VERBS,
@@ -87,19 +87,15 @@ from serving.vocab import (
     name_verb,
     name_words,
 )
+from training.benchmarks.reading import BenchmarkQuery, BenchmarkTool, read_benchmark
 from training.core.metrics_io import write_metrics
 from training.core.params import ParamsError, load_params
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 SECTION = "benchmark"
 SPLITS = ("random", "category")
 Split = Literal["random", "category"]
-KNOWN_KINDS = frozenset(("single", "multi", "no_tool"))
-QUERY_FIELDS = frozenset(("query_id", "query", "gold", "kind"))
-MAX_SLICE_CHARS = 80  # a longer extra field is text (an answer), not a slice label
-DEFAULT_CATEGORY = "general"
 
 # JSON Schema type spellings seen in API listings -> Draft 2020-12 types.
 TYPE_ALIASES = {
@@ -122,7 +118,6 @@ TYPE_ALIASES = {
     "map": "object",
 }
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
-_VARIANT_MARK = re.compile(r"#\d+$")
 JSON_TYPES = frozenset(("string", "number", "integer", "boolean", "array", "object", "null"))
 
 
@@ -146,239 +141,6 @@ class Params:
             date.fromisoformat(self.added_at)
         except ValueError:
             raise ParamsError(f"{SECTION}.added_at: {self.added_at!r} is not an ISO date") from None
-
-
-# --- the benchmark's records ----------------------------------------------------------------
-
-
-def _string(data: Mapping[str, Any], key: str, *, nonempty: bool = False) -> str:
-    if key not in data or data[key] is None:
-        raise FieldError(key, "missing")
-    value = data[key]
-    if not isinstance(value, str):
-        raise FieldError(key, f"expected a string, got {type(value).__name__}")
-    if nonempty and not value.strip():
-        raise FieldError(key, "empty")
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class BenchmarkTool:
-    benchmark_id: str
-    name: str  # without its `#k` variant mark
-    description: str
-    parameters: Mapping[str, Any]
-    category: str  # the source before its `/`, or the source, or `general`
-    server_name: str  # the text the server slug is made from
-    api_part: str  # the id after `<server_name>.`, or the whole id
-
-    @classmethod
-    def from_dict(cls, data: Any) -> BenchmarkTool:
-        if not isinstance(data, Mapping):
-            raise FieldError("<record>", "expected a JSON object")
-        tool_id = _string(data, "tool_id", nonempty=True)
-        name = _VARIANT_MARK.sub("", _string(data, "name"))
-        description = _string(data, "description")
-        parameters = data.get("parameters")
-        if parameters is None:
-            parameters = {}
-        if not isinstance(parameters, Mapping):
-            raise FieldError(
-                "parameters", f"expected a JSON Schema object, got {type(parameters).__name__}"
-            )
-        source = data.get("source")
-        if source is None:
-            source = ""
-        if not isinstance(source, str):
-            raise FieldError("source", f"expected a string, got {type(source).__name__}")
-        head, slash, tail = source.partition("/")
-        category = head.strip() or DEFAULT_CATEGORY
-        id_head, dot, id_tail = tool_id.partition(".")
-        if slash and tail.strip():
-            server_name = tail
-        elif dot and id_head.strip() and id_tail.strip():
-            server_name = id_head
-        else:
-            server_name = category
-        api_part = tool_id
-        if tool_id.startswith(server_name + ".") and tool_id[len(server_name) + 1 :].strip():
-            api_part = tool_id[len(server_name) + 1 :]
-        return cls(tool_id, name, description, dict(parameters), category, server_name, api_part)
-
-
-def _slice_values(value: Any) -> list[str] | None:
-    """A short one-line string (or a list of them) as slice labels; None for anything else."""
-    values = value if isinstance(value, list) else [value]
-    if values and all(
-        isinstance(v, str) and v.strip() and len(v) <= MAX_SLICE_CHARS and "\n" not in v
-        for v in values
-    ):
-        return [v.strip() for v in values]
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class BenchmarkQuery:
-    query_id: str
-    query: str
-    gold: tuple[str, ...]  # distinct, in file order; () = no tool serves the request
-    slices: tuple[str, ...]  # the kind (when not a count) and the extra fields' values
-    ignored: tuple[str, ...] = ()  # extra fields that are no slice label
-
-    @classmethod
-    def from_dict(cls, data: Any) -> BenchmarkQuery:
-        if not isinstance(data, Mapping):
-            raise FieldError("<record>", "expected a JSON object")
-        query_id = _string(data, "query_id", nonempty=True)
-        query = _string(data, "query", nonempty=True)
-        if "gold" not in data or data["gold"] is None:
-            raise FieldError("gold", "missing (use [] for a request no tool serves)")
-        gold = data["gold"]
-        if not isinstance(gold, list) or not all(isinstance(g, str) and g for g in gold):
-            raise FieldError("gold", f"expected a list of tool ids, got {gold!r}"[:200])
-        slices: list[str] = []
-        kind = data.get("kind")
-        if kind is not None:
-            if not isinstance(kind, str):
-                raise FieldError("kind", f"expected a string, got {type(kind).__name__}")
-            if kind.strip() and kind not in KNOWN_KINDS:
-                slices.append(kind.strip())
-        ignored: list[str] = []
-        for key, value in data.items():
-            if key in QUERY_FIELDS:
-                continue
-            values = _slice_values(value)
-            if values is None:
-                ignored.append(str(key))
-            else:
-                slices.extend(values)
-        return cls(
-            query_id,
-            query,
-            tuple(dict.fromkeys(gold)),
-            tuple(dict.fromkeys(slices)),
-            tuple(ignored),
-        )
-
-    @property
-    def count_slice(self) -> str:
-        """`no_tool`, `single` or `multi_subgoal`: how many distinct gold tools."""
-        if not self.gold:
-            return "no_tool"
-        return "single" if len(self.gold) == 1 else "multi_subgoal"
-
-
-def read_jsonl(
-    path: str | Path,
-    parse: Callable[[Any], T],
-    *,
-    check: Callable[[T, int], None] | None = None,
-    quarantine: str | Path | None = None,
-) -> LoadResult[T]:
-    """`serving.io.load_jsonl` for outside files: a line with non-UTF-8 bytes is one bad line,
-    not a bad file. `check(item, line)` runs cross-record rules and raises `FieldError`."""
-    path = Path(path)
-    result: LoadResult[T] = LoadResult(items=[])
-    bad_lines: list[dict[str, Any]] = []
-
-    def reject(lineno: int, field_name: str, problem: str, raw: bytes) -> None:
-        error = LineError(str(path), lineno, field_name, problem)
-        log.warning("%s", error)
-        result.errors.append(error)
-        text = raw.decode("utf-8", "backslashreplace").rstrip("\r\n")
-        bad_lines.append({"error": str(error), "line": lineno, "raw": text})
-
-    try:
-        fh = path.open("rb")
-    except OSError as err:
-        problem = err.strerror or "unreadable"
-        raise InputError([LineError(str(path), 0, "<file>", problem)]) from None
-    with fh:
-        for lineno, raw in enumerate(fh, start=1):
-            try:
-                text = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
-            except UnicodeDecodeError as err:
-                result.n_lines += 1
-                problem = f"not UTF-8: byte 0x{raw[err.start]:02x} at offset {err.start}"
-                reject(lineno, "<line>", problem, raw)
-                continue
-            if not text.strip():
-                continue
-            result.n_lines += 1
-            try:
-                try:
-                    data = json.loads(text.rstrip("\r\n"))  # columns, not a line 2
-                except json.JSONDecodeError as err:
-                    raise FieldError(
-                        "<json>", f"invalid JSON: {err.msg} at column {err.colno}"
-                    ) from None
-                item = parse(data)
-                if check is not None:
-                    check(item, lineno)
-            except FieldError as err:
-                reject(lineno, err.field, err.problem, raw)
-                continue
-            result.items.append(item)
-    if quarantine is not None and bad_lines:
-        write_jsonl(quarantine, bad_lines)
-    return result
-
-
-@dataclass(frozen=True, slots=True)
-class Benchmark:
-    tools: list[BenchmarkTool]
-    queries: list[BenchmarkQuery]
-    errors: dict[str, list[LineError]]  # "catalog" | "queries" -> the bad lines
-
-
-def read_benchmark(
-    bench_dir: str | Path, *, quarantine: Mapping[str, Path] | None = None
-) -> Benchmark:
-    """Both files, every bad line reported and skipped (module doc); raises `InputError`
-    when a file cannot be read."""
-    bench_dir = Path(bench_dir)
-    quarantine = quarantine or {}
-    first_line: dict[str, int] = {}
-
-    def check_tool(tool: BenchmarkTool, lineno: int) -> None:
-        if tool.benchmark_id in first_line:
-            raise FieldError(
-                "tool_id",
-                f"duplicate tool id {tool.benchmark_id!r} (first on line "
-                f"{first_line[tool.benchmark_id]})",
-            )
-        first_line[tool.benchmark_id] = lineno
-
-    catalog = read_jsonl(
-        bench_dir / "catalog.jsonl",
-        BenchmarkTool.from_dict,
-        check=check_tool,
-        quarantine=quarantine.get("catalog"),
-    )
-    if not catalog.items:  # every gold would be unknown: nothing to read the queries for
-        return Benchmark([], [], {"catalog": catalog.errors, "queries": []})
-    seen_queries: dict[str, int] = {}
-
-    def check_query(q: BenchmarkQuery, lineno: int) -> None:
-        if q.query_id in seen_queries:
-            raise FieldError(
-                "query_id",
-                f"duplicate query id {q.query_id!r} (first on line {seen_queries[q.query_id]})",
-            )
-        unknown = [g for g in q.gold if g not in first_line]
-        if unknown:
-            raise FieldError("gold", f"unknown tools {unknown[:3]!r} (not in the catalog)")
-        seen_queries[q.query_id] = lineno
-
-    queries = read_jsonl(
-        bench_dir / "queries.jsonl",
-        BenchmarkQuery.from_dict,
-        check=check_query,
-        quarantine=quarantine.get("queries"),
-    )
-    return Benchmark(
-        catalog.items, queries.items, {"catalog": catalog.errors, "queries": queries.errors}
-    )
 
 
 # --- ids ------------------------------------------------------------------------------------

@@ -312,6 +312,11 @@ def _quality(records: Sequence[QueryRecord], params: EvalParams) -> dict[str, An
         "abstention": M.abstention_scores(
             [r.abstained for r in records], [bool(r.gold) for r in records]
         ),
+        # menus sized by relevance: how long they are, beside R_menu and abstention
+        "menu_length_mean": (
+            float(np.mean([len(s.menu) for r in records for s in r.steps]))
+            if any(r.steps for r in records) else None
+        ),
     }
 
 

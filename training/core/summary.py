@@ -54,6 +54,12 @@ def eval_lines(ev: Mapping[str, Any]) -> list[str]:
     if variants:
         parts = [f"{n} {_num(v.get('end_to_end'))}" for n, v in sorted(variants.items())]
         lines.append("variants, end-to-end: " + ", ".join(parts))
+    abstention = pipe.get("abstention", {})
+    lines.append(
+        f"menus: mean length {_num(pipe.get('menu_length_mean'), 1)}, R_menu "
+        f"{_num(pipe.get('r_menu'))}, abstained on {_num(abstention.get('abstain_rate'))} of "
+        f"{abstention.get('n_no_tool', 0)} no-tool requests"
+    )
     latency = pipe.get("latency_ms", {}).get("total", {})
     tokens = pipe.get("tokens", {})
     lines.append(

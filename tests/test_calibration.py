@@ -1,0 +1,46 @@
+"""Calibrated relevance and the menu cut chosen on held-out groups, worked by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from serving.ranker_features import Calibration, fit_platt
+from training.train_ltr import choose_menu_cut, menu_cut_table
+
+
+def test_platt_recovers_a_known_logistic() -> None:
+    # 1,000 draws at each score with exactly sigmoid(2z + 0.5) of them positive
+    z, y = [], []
+    for score in (-2.0, -1.0, 0.0, 1.0, 2.0):
+        k = round(1000 / (1 + math.exp(-(2 * score + 0.5))))
+        z += [score] * 1000
+        y += [1] * k + [0] * (1000 - k)
+    cal = fit_platt(np.array(z), np.array(y))
+    assert cal.a == pytest.approx(2.0, abs=0.05) and cal.b == pytest.approx(0.5, abs=0.05)
+    assert cal.probability(0.0) == pytest.approx(1 / (1 + math.exp(-cal.b)))
+
+
+def test_platt_without_both_labels_is_the_plain_sigmoid() -> None:
+    assert fit_platt(np.array([1.0, 2.0]), np.array([1, 1])) == Calibration()
+    assert Calibration().probability(0.0) == 0.5
+
+
+def test_calibration_round_trip(tmp_path) -> None:
+    cal = Calibration(1.5, -2.0, 0.05)
+    cal.save(tmp_path / "c.json")
+    assert Calibration.load(tmp_path / "c.json") == cal
+
+
+def test_menu_cut_by_hand() -> None:
+    probs = [np.array([0.9, 0.05, 0.01]), np.array([0.6, 0.3])]
+    labels = [np.array([0, 1, 0]), np.array([1, 0])]
+    table = menu_cut_table(probs, labels, size=2, cuts=[0.0, 0.1])
+    # no cut: both positives in their top 2, menus of 2 and 2
+    assert table[0] == {"cut": 0.0, "recall": 1.0, "menu_length": 2.0}
+    # at 0.1 the first menu keeps only 0.9 (positive lost), the second keeps both
+    assert table[1] == {"cut": 0.1, "recall": 0.5, "menu_length": 1.5}
+    assert choose_menu_cut(table, tolerance=0.0) == 0.0
+    assert choose_menu_cut(table, tolerance=0.5) == 0.1
