@@ -241,7 +241,8 @@ class Calibration:
     min_relevance: float = 0.0
 
     def probability(self, z: float) -> float:
-        return 1.0 / (1.0 + math.exp(-(self.a * z + self.b)))
+        x = self.a * z + self.b  # a logistic that cannot overflow for any score
+        return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(
@@ -264,7 +265,7 @@ def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1e-3, steps: int = 50
     w = np.array([1.0, 0.0])
     ridge = np.diag([l2 * len(z), 0.0])
     for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -500.0, 500.0)))
         grad = x.T @ (p - y) + ridge @ w
         hess = (x * (p * (1 - p))[:, None]).T @ x + ridge + 1e-9 * np.eye(2)
         step = np.linalg.solve(hess, grad)

@@ -26,6 +26,9 @@ def test_platt_recovers_a_known_logistic() -> None:
 def test_platt_without_both_labels_is_the_plain_sigmoid() -> None:
     assert fit_platt(np.array([1.0, 2.0]), np.array([1, 1])) == Calibration()
     assert Calibration().probability(0.0) == 0.5
+    # far scores saturate instead of overflowing
+    assert Calibration(40.0, 0.0).probability(-100.0) == 0.0
+    assert Calibration(40.0, 0.0).probability(100.0) == 1.0
 
 
 def test_calibration_round_trip(tmp_path) -> None:

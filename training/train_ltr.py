@@ -85,6 +85,7 @@ class Params:
     min_child_samples: int
     menu_cuts: tuple[float, ...]  # calibrated probabilities tried as the menu cut
     menu_recall_tolerance: float  # menu recall the chosen cut may lose on the valid groups
+    menu_cut_min_groups: int  # fewer valid groups: no cut (too little evidence to choose one)
     seed: int
 
 
@@ -217,7 +218,8 @@ def calibrate(model: Any, valid: Groups, params: Params, *, size: int) -> tuple[
     probs = [np.array([platt.probability(v) for v in g]) for g in split_scores(z, valid.sizes)]
     table = menu_cut_table(probs, split_scores(valid.labels, valid.sizes), size=size,
                            cuts=params.menu_cuts)
-    cut = choose_menu_cut(table, params.menu_recall_tolerance) if table else 0.0
+    enough = len(valid.sizes) >= params.menu_cut_min_groups
+    cut = choose_menu_cut(table, params.menu_recall_tolerance) if table and enough else 0.0
     return Calibration(platt.a, platt.b, cut), table
 
 
