@@ -254,25 +254,37 @@ class Calibration:
         return cls(float(data["a"]), float(data["b"]), float(data["min_relevance"]))
 
 
-def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1e-3, steps: int = 50) -> Calibration:
-    """Logistic regression of the labels on the scores (a, b), by Newton's method with a
-    small ridge on `a` so perfectly separated groups still give a finite slope."""
+def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 100) -> Calibration:
+    """Logistic regression of the labels on the scores (a, b) by damped Newton steps, with a
+    ridge on the standardised slope: held-out groups a good ranker separates completely
+    still give a finite, usable slope instead of a step function."""
     z = np.asarray(z, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if z.size == 0 or y.min() == y.max():
         return Calibration()
-    x = np.stack([z, np.ones_like(z)], axis=1)
-    w = np.array([1.0, 0.0])
-    ridge = np.diag([l2 * len(z), 0.0])
+    mu, sd = float(z.mean()), float(z.std()) or 1.0
+    x = np.stack([(z - mu) / sd, np.ones_like(z)], axis=1)
+    ridge = np.diag([l2, 1e-6])
+
+    def loss(w: np.ndarray) -> float:
+        t = x @ w
+        return float(np.sum(np.logaddexp(0.0, t) - y * t) + 0.5 * w @ ridge @ w)
+
+    w = np.zeros(2)
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -500.0, 500.0)))
         grad = x.T @ (p - y) + ridge @ w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge + 1e-9 * np.eye(2)
+        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge
         step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-10:
+        t, before = 1.0, loss(w)
+        while loss(w - t * step) > before and t > 1e-6:
+            t /= 2
+        w = w - t * step
+        if np.abs(t * step).max() < 1e-10:
             break
-    return Calibration(float(w[0]), float(w[1]))
+    # back to raw scores: sigmoid(w0 * (z - mu) / sd + w1) = sigmoid(a * z + b)
+    a = float(w[0] / sd)
+    return Calibration(a, float(w[1] - a * mu))
 
 
 def exploration_bonus(uses: float, *, rate: float, cap: float) -> float:

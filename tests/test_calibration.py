@@ -47,3 +47,11 @@ def test_menu_cut_by_hand() -> None:
     assert table[1] == {"cut": 0.1, "recall": 0.5, "menu_length": 1.5}
     assert choose_menu_cut(table, tolerance=0.0) == 0.0
     assert choose_menu_cut(table, tolerance=0.5) == 0.1
+
+
+def test_platt_on_separable_groups_stays_finite_and_ordered() -> None:
+    z = np.array([-3.0, -2.0, -1.0, 4.0, 5.0, 6.0])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    cal = fit_platt(z, y)
+    assert math.isfinite(cal.a) and math.isfinite(cal.b) and cal.a > 0
+    assert 0.0 < cal.probability(-1.0) < 0.5 < cal.probability(4.0) < 1.0

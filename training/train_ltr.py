@@ -142,10 +142,14 @@ def replay_groups(
         found = selector.candidates(subgoal, SessionContext.from_dict(context), vector=vector)
         scored = selector.reranker.rerank(subgoal, list(found[:depth]))
         qid = row["query_id"]
-        kept = [
-            c for c in scored
+        # equivalents of the gold leave the group (neither right nor wrong), but only after
+        # the features: list features must see the list the runtime sees, not one filtered
+        # by the label
+        rows_kept = [
+            i for i, c in enumerate(scored)
             if c.tool_id in gold.get(qid, ()) or c.tool_id not in equivalent.get(qid, ())
         ]
+        kept = [scored[i] for i in rows_kept]
         y = [int(c.tool_id in gold.get(qid, ())) for c in kept]
         if not any(y):
             stats["n_without_gold"] += 1
@@ -153,7 +157,8 @@ def replay_groups(
         # the group's own event leaves its tool's history: the table holds every trace,
         # valid ones included, and a score must not read its own label
         own = {row["tool_id"]: True} if row["source"] == "trace_success" else None
-        feats.append(feature_matrix(subgoal, kept, cards, history, leave_out=own))
+        matrix = feature_matrix(subgoal, scored, cards, history, leave_out=own)
+        feats.append(matrix[rows_kept])
         labels.extend(y)
         sizes.append(len(kept))
     matrix = np.vstack(feats) if feats else np.zeros((0, len(FEATURE_NAMES)))
