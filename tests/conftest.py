@@ -48,8 +48,11 @@ def fixture_traces(fixture_cards):
 
 @pytest.fixture(scope="session")
 def mine_params():
-    """The `mine` section of params.yaml."""
+    """The `mine` section of params.yaml, with synthetic card queries on (3 per tool): the
+    default leaves them off, and these tests exercise them."""
+    from dataclasses import replace
+
     from training.core.params import load_params
     from training.mine import Params
 
-    return load_params(ROOT / "params.yaml", "mine", Params)
+    return replace(load_params(ROOT / "params.yaml", "mine", Params), synthetic_queries_per_tool=3)
