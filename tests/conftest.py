@@ -56,3 +56,11 @@ def mine_params():
     from training.mine import Params
 
     return replace(load_params(ROOT / "params.yaml", "mine", Params), synthetic_queries_per_tool=3)
+
+
+@pytest.fixture
+def llm_server():
+    """A local fake chat-completion endpoint (tests/fake_llm.py)."""
+    from fake_llm import serve_fake_llm
+
+    yield from serve_fake_llm()

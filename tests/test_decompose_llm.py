@@ -8,14 +8,12 @@ import logging
 import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 from decompose_cards import CARDS, CHECKOUT
+from fake_llm import FakeLLMServer
 
 from serving.decompose import (
     DecomposerConfigError,
@@ -40,71 +38,6 @@ def rules(vocab: DecomposerVocabulary) -> RuleDecomposer:
 
 
 # --- LLM decomposer against a real local server -------------------------------------
-
-
-class _FakeLLMServer(ThreadingHTTPServer):
-    """Serves one canned answer; records every request it receives."""
-
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.status = 200
-        self.body = b"{}"
-        self.delay_s = 0.0
-        self.received: list[dict[str, Any]] = []
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
-
-    def answer(self, content: str) -> None:
-        self.status = 200
-        self.body = json.dumps(
-            {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
-        ).encode()
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that timed out and hung up is expected here
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _FakeLLMServer
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-        length = int(self.headers.get("Content-Length", "0"))
-        self.server.received.append(
-            {
-                "path": self.path,
-                "headers": dict(self.headers),
-                "body": json.loads(self.rfile.read(length)),
-            }
-        )
-        time.sleep(self.server.delay_s)
-        try:
-            self.send_response(self.server.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(self.server.body)))
-            self.end_headers()
-            self.wfile.write(self.server.body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
-
-
-@pytest.fixture
-def llm_server() -> Iterator[_FakeLLMServer]:
-    server = _FakeLLMServer()
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def _llm(url: str, rules: RuleDecomposer, **kwargs: Any) -> LLMDecomposer:
@@ -133,7 +66,7 @@ VALID = {
 
 
 def test_llm_answer_is_used_and_request_is_well_formed(
-    llm_server: _FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
+    llm_server: FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm_server.answer(json.dumps(VALID))
     decomposer = _llm(llm_server.url, rules, api_key="sk-test")
@@ -192,7 +125,7 @@ def _with(**changes: Any) -> str:
     ],
 )
 def test_bad_llm_answers_fall_back_to_rules(
-    llm_server: _FakeLLMServer,
+    llm_server: FakeLLMServer,
     rules: RuleDecomposer,
     caplog: pytest.LogCaptureFixture,
     content: str,
@@ -207,7 +140,7 @@ def test_bad_llm_answers_fall_back_to_rules(
 
 
 def test_http_error_falls_back(
-    llm_server: _FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
+    llm_server: FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm_server.status, llm_server.body = 500, b'{"error": "boom"}'
     with caplog.at_level(logging.WARNING, logger="serving.decompose.llm"):
@@ -217,7 +150,7 @@ def test_http_error_falls_back(
 
 
 def test_non_chat_response_body_falls_back(
-    llm_server: _FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
+    llm_server: FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm_server.body = b"<html>gateway</html>"
     with caplog.at_level(logging.WARNING, logger="serving.decompose.llm"):
@@ -227,7 +160,7 @@ def test_non_chat_response_body_falls_back(
 
 
 def test_timeout_falls_back(
-    llm_server: _FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
+    llm_server: FakeLLMServer, rules: RuleDecomposer, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm_server.answer(json.dumps(VALID))
     llm_server.delay_s = 1.5

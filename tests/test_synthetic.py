@@ -7,9 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import socket
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -149,54 +146,6 @@ def test_finalize_filters_and_keeps_order():
 
 
 # --- the LLM generator against a real local server ------------------------------------
-
-
-class _FakeLLMServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.status = 200
-        self.body = b"{}"
-        self.received: list[dict[str, Any]] = []
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
-
-    def answer(self, content: str) -> None:
-        self.status = 200
-        self.body = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _FakeLLMServer
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-        length = int(self.headers.get("Content-Length", "0"))
-        self.server.received.append({"path": self.path, "headers": dict(self.headers),
-                                     "body": json.loads(self.rfile.read(length))})
-        self.send_response(self.server.status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(self.server.body)))
-        self.end_headers()
-        self.wfile.write(self.server.body)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
-
-
-@pytest.fixture
-def llm_server() -> Iterator[_FakeLLMServer]:
-    server = _FakeLLMServer()
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def test_llm_answer_is_used_and_filtered(llm_server, caplog):
