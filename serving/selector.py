@@ -88,7 +88,8 @@ class StepResult:
         """Every candidate that passed the filters, in the runtime's order: the menu, what
         the rerank cut (its order), then what it did not score (fused order)."""
         ranked = self.wider
-        return ranked + [c.tool_id for c in self.filtered if c.tool_id not in set(ranked)]
+        seen = set(ranked)
+        return ranked + [c.tool_id for c in self.filtered if c.tool_id not in seen]
 
     def to_dict(self) -> dict[str, Any]:
         return {
