@@ -56,8 +56,9 @@ clean:
 # training), then the same stage modules as dvc.yaml with every path under data/$(NAME),
 # models/$(NAME), bundles/$(NAME)*, metrics/$(NAME), plots/$(NAME) and reports/eval_$(NAME).md:
 # catalog gate, stock bundle, mining, the three trainers, export, evaluation with the
-# variants of EVAL_VARIANTS. Not part of `make demo` (StableToolBench: 16 min measured on 2
-# cores with nothing else running). `make stb` / `make stb-category`: StableToolBench
+# variants of EVAL_VARIANTS, and the request-level orders on the validation requests
+# (training.checks.request_order_check: where `runtime.request_order` is chosen). Not part
+# of `make demo` (StableToolBench: 16 min measured on 2 cores with nothing else running). `make stb` / `make stb-category`: StableToolBench
 # (../shared/benchmarks/stabletoolbench) split by query / by category.
 # Plain `=` (not `?=`): only the command line sets these, never a stray environment variable.
 DATA = ../shared/benchmarks/stabletoolbench
@@ -70,6 +71,7 @@ EVAL_VARIANTS = \
 	--variant cross_encoder=reranker:cross_encoder \
 	--variant dense_order=runtime:reranker=cross_encoder,retrieval_prior=1000 \
 	--variant subgoals_only=runtime:request_weight=0 \
+	--variant rrf_order=runtime:request_order=rrf \
 	--variant fused_order=reranker:fused \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category
@@ -94,6 +96,8 @@ bench-real: $(STAMP)
 	$(PY) -m training.export params.yaml data/$(NAME)/catalog/catalog.jsonl bundles/$(NAME) \
 		--retriever models/$(NAME)/retriever --reranker models/$(NAME)/reranker \
 		--ltr models/$(NAME)/ltr --metrics metrics/$(NAME)/export.json
+	$(PY) -m training.checks.request_order_check bundles/$(NAME) data/$(NAME)/traces.jsonl \
+		data/$(NAME)/train/pairs.parquet --metrics metrics/$(NAME)/request_order.json
 	$(PY) -m training.evaluate params.yaml data/$(NAME)/eval.jsonl bundles/$(NAME) \
 		metrics/$(NAME)/eval.json reports/eval_$(NAME).md plots/$(NAME)/eval \
 		--baseline-bundle bundles/$(NAME)_base $(EVAL_VARIANTS)

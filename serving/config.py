@@ -12,6 +12,7 @@ from serving.rerank import check_prior_order
 
 RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
+REQUEST_ORDERS = ("rrf", "relevance")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,9 @@ class RuntimeParams:
     # (together weight 1) in reciprocal rank fusion; 0 = no whole-request step, the
     # subgoals' lists alone (bundles from before this knob)
     request_weight: float = 0.0
+    # request level: rrf = that fusion alone (bundles from before this knob) | relevance =
+    # every menu's tools first, by the best relevance a menu gives them, then the fusion
+    request_order: str = "rrf"
     routing: str = "flat"  # flat | domain: two hops, the subgoal's domains first
     route_domains: int = 3  # domain routing: retrieve inside this many domains
     policy: Mapping[str, Any] = field(default_factory=dict)
@@ -65,6 +69,10 @@ class RuntimeParams:
         if params.retrieval_prior < 0 or params.tie_margin < 0 or params.request_weight < 0:
             raise ValueError(
                 "runtime params: retrieval_prior, tie_margin and request_weight must be >= 0"
+            )
+        if params.request_order not in REQUEST_ORDERS:
+            raise ValueError(
+                f"runtime params: request_order {params.request_order!r} is not rrf|relevance"
             )
         if params.routing not in ROUTINGS:
             raise ValueError(f"runtime params: routing {params.routing!r} is not flat|domain")

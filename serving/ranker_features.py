@@ -72,11 +72,9 @@ class Outcomes:
     def uses(self) -> float:
         return math.log1p(self.success + self.failure)
 
-    def minus(self, success: bool) -> Outcomes:
-        """Without one outcome (leave-one-out at training time)."""
-        if success:
-            return Outcomes(max(0, self.success - 1), self.failure)
-        return Outcomes(self.success, max(0, self.failure - 1))
+    def minus(self, success: int, failure: int) -> Outcomes:
+        """Without these outcomes (leaving events out at training time)."""
+        return Outcomes(max(0, self.success - success), max(0, self.failure - failure))
 
 
 @dataclass(frozen=True)
@@ -92,18 +90,30 @@ class History:
         cls, events: Iterable[tuple[Sequence[str], str, bool]], *, as_of: str
     ) -> History:
         """From (capability keys of the subgoal, tool id, success) events."""
-        tools: dict[str, list[int]] = {}
-        similar: dict[str, dict[str, list[int]]] = {}
-        for keys, tool, success in events:
-            slot = 0 if success else 1
-            tools.setdefault(tool, [0, 0])[slot] += 1
-            for key in keys:
-                similar.setdefault(key, {}).setdefault(tool, [0, 0])[slot] += 1
+        tools, similar = _count(events)
         return cls(
             as_of=as_of,
             tools={t: Outcomes(*c) for t, c in tools.items()},
             similar={k: {t: Outcomes(*c) for t, c in v.items()} for k, v in similar.items()},
         )
+
+    def without(self, events: Iterable[tuple[Sequence[str], str, bool]]) -> History:
+        """This history less some of the events it was built from: a training group leaves
+        out every event of its own request, or the ranker reads the label off the history
+        (a request's other gold tools share its capability keys). Copies only what changes."""
+        tools_less, similar_less = _count(events)
+        if not tools_less:
+            return self
+        tools = dict(self.tools)
+        for t, (s, f) in tools_less.items():
+            tools[t] = self.tool(t).minus(s, f)
+        similar = dict(self.similar)
+        for key, per_tool in similar_less.items():
+            inner = dict(similar.get(key, {}))
+            for t, (s, f) in per_tool.items():
+                inner[t] = inner.get(t, Outcomes()).minus(s, f)
+            similar[key] = inner
+        return History(as_of=self.as_of, tools=tools, similar=similar)
 
     def tool(self, tool_id: str) -> Outcomes:
         return self.tools.get(tool_id, Outcomes())
@@ -145,6 +155,20 @@ class History:
         return cls.from_dict(json.loads(Path(path).read_text()))
 
 
+def _count(
+    events: Iterable[tuple[Sequence[str], str, bool]],
+) -> tuple[dict[str, list[int]], dict[str, dict[str, list[int]]]]:
+    """[successes, failures] per tool and per (capability key, tool)."""
+    tools: dict[str, list[int]] = {}
+    similar: dict[str, dict[str, list[int]]] = {}
+    for keys, tool, success in events:
+        slot = 0 if success else 1
+        tools.setdefault(tool, [0, 0])[slot] += 1
+        for key in keys:
+            similar.setdefault(key, {}).setdefault(tool, [0, 0])[slot] += 1
+    return tools, similar
+
+
 def _age_days(added_at: str, as_of: str) -> float:
     days = (date.fromisoformat(as_of[:10]) - date.fromisoformat(added_at[:10])).days
     return math.log1p(max(0, days))
@@ -161,16 +185,12 @@ def candidate_features(
     history: History,
     *,
     keys: Sequence[str],
-    leave_out: bool | None = None,
 ) -> list[float]:
-    """One candidate's features in FEATURE_NAMES order. `leave_out`: the success of the
-    training event this group came from, removed from the gold tool's history so the
-    model cannot read the label off it (None at run time)."""
+    """One candidate's features in FEATURE_NAMES order (a training group passes a history
+    without its own request's events: `History.without`)."""
     s = candidate.scores
     tool = history.tool(card.tool_id)
     similar = history.on(keys, card.tool_id)
-    if leave_out is not None:
-        tool, similar = tool.minus(leave_out), similar.minus(leave_out) if keys else similar
     ops = {c.split(":", 1)[0] for c in card.capabilities}
     entities = set(card.entities) | {c.split(":", 1)[1] for c in card.capabilities if ":" in c}
     return [
@@ -195,16 +215,11 @@ def feature_matrix(
     candidates: Sequence[Candidate],
     cards: Mapping[str, ToolCard],
     history: History,
-    *,
-    leave_out: Mapping[str, bool] | None = None,
 ) -> np.ndarray:
-    """[len(candidates), len(FEATURE_NAMES)]; `leave_out`: tool id -> its event's success."""
+    """[len(candidates), len(FEATURE_NAMES)]."""
     keys = capability_keys(subgoal)
     rows = [
-        candidate_features(
-            subgoal, c, cards[c.tool_id], history, keys=keys,
-            leave_out=(leave_out or {}).get(c.tool_id),
-        )
+        candidate_features(subgoal, c, cards[c.tool_id], history, keys=keys)
         + list_features(c, candidates, cards)
         for c in candidates
     ]

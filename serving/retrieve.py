@@ -179,6 +179,22 @@ def weighted_rrf(lists: Sequence[Sequence[str]], weights: Sequence[float], *, k:
     return sorted(scores, key=lambda t: (-scores[t], first[t]))
 
 
+def relevance_first(
+    menus: Sequence[Sequence[tuple[str, float]]], fused: Sequence[str]
+) -> list[str]:
+    """Every tool some menu shows, by the highest relevance any menu gives it (equal ones by
+    their place in `fused`), then the rest of `fused`. With calibrated relevance a part of
+    the request that matches nothing well (a chatty clause split off as a subgoal) puts
+    no tool ahead of a confident match from another part or from the whole request."""
+    best: dict[str, float] = {}
+    for menu in menus:
+        for tool_id, relevance in menu:
+            best[tool_id] = max(relevance, best.get(tool_id, relevance))
+    place = {t: i for i, t in enumerate(fused)}
+    head = sorted(best, key=lambda t: (-best[t], place.get(t, len(place))))
+    return head + [t for t in fused if t not in best]
+
+
 def rrf_fuse(
     rankings: Mapping[str, Hits], *, k: int, n: int, force: Sequence[int] = ()
 ) -> list[tuple[int, float, dict[str, float]]]:

@@ -49,6 +49,7 @@ from serving.retrieve import (
     ExactNameMatcher,
     FuseStage,
     RetrieveStage,
+    relevance_first,
     weighted_rrf,
 )
 from serving.routing import DomainRouter
@@ -122,6 +123,7 @@ class Discovery:
     request_step: StepResult | None = None
     request_weight: float = 0.0
     rrf_k: int = 60
+    request_order: str = "rrf"  # `RuntimeParams.request_order`
 
     @property
     def menu_tokens(self) -> int:
@@ -131,13 +133,17 @@ class Discovery:
         """The request-level order of tools: reciprocal rank fusion of each subgoal's order
         (together weight 1) and the whole request's (weight `request_weight`), so a
         request split into parts still ranks what the request as a whole asks for first,
-        and one part's tail never pushes another part's best tool down."""
-        lists = [s.final_order() for s in self.steps]
-        weights = [1.0 / len(lists)] * len(lists)
-        if self.request_step is not None:
-            lists.append(self.request_step.final_order())
-            weights.append(self.request_weight)
-        return weighted_rrf(lists, weights, k=self.rrf_k)
+        and one part's tail never pushes another part's best tool down. `relevance`: the
+        tools of every menu (subgoals' and the request's) first, by the best relevance any
+        of them gives a tool, then that fused order."""
+        steps = [*self.steps, *([] if self.request_step is None else [self.request_step])]
+        weights = [1.0 / max(1, len(self.steps))] * len(self.steps) + [self.request_weight] * (
+            len(steps) - len(self.steps)
+        )
+        fused = weighted_rrf([s.final_order() for s in steps], weights, k=self.rrf_k)
+        if self.request_order == "rrf":
+            return fused
+        return relevance_first([[(c.tool_id, c.score) for c in s.menu] for s in steps], fused)
 
     def trace_record(
         self,
@@ -319,6 +325,7 @@ class Selector:
             request_step=request_step,
             request_weight=self.params.request_weight,
             rrf_k=self.params.rrf_k,
+            request_order=self.params.request_order,
         )
 
     def whole_request(self, request: str, subgoals: Sequence[Subgoal]) -> Subgoal | None:

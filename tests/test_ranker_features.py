@@ -59,10 +59,23 @@ def test_features_by_hand(cards):
     assert row["age_days"] == pytest.approx(math.log1p(max(days, 0)))
     # cost and latency only break near-ties in the menu stage, never inside the model
     assert "cost" not in FEATURE_NAMES and "latency_ms" not in FEATURE_NAMES
-    # leave-one-out removes the group's own success from the tool's counts
-    own = feature_matrix(subgoal, [cand], cards, history, leave_out={card.tool_id: True})[0]
+    # a training group's history leaves its own request's events out
+    own = feature_matrix(subgoal, [cand], cards,
+                         history.without([(("list:commit",), card.tool_id, True)]))[0]
     assert own[FEATURE_NAMES.index("success_tool")] == pytest.approx((3 + 1) / (4 + 2))
     assert own[FEATURE_NAMES.index("success_similar")] == pytest.approx((2 + 1) / (3 + 2))
+
+
+def test_history_without_is_the_inverse_of_adding_events():
+    base = [(("get:x",), "a.b", True), (("get:x", "list:y"), "a.c", False)]
+    request = [(("get:x", "list:y"), "a.b", True), (("list:y",), "a.c", True)]
+    full = History.from_events(base + request, as_of="2026-01-02")
+    less = full.without(request)
+    # a two-key event counted under both keys leaves both (on() sums over keys)
+    assert less.on(("get:x", "list:y"), "a.b") == Outcomes(1, 0)
+    assert less.on(("list:y",), "a.c") == Outcomes(0, 1)
+    assert less.tool("a.b") == Outcomes(1, 0) and less.tool("a.c") == Outcomes(0, 1)
+    assert full.without([]) is full and full.tool("a.b") == Outcomes(2, 0)  # full untouched
 
 
 def test_history_round_trip_and_unknown_tools(tmp_path):
@@ -169,3 +182,23 @@ def test_list_features_by_hand(cards):
     # the list's order does not matter
     again = feature_matrix(subgoal, [c, b, a], cards, history)
     assert again[2].tolist() == list(rows["github.list_commits"].values())
+
+
+def test_history_from_traces_keys_events_by_the_request_id_mining_gives_them():
+    from features.history import history_from_traces, request_key
+    from serving.schema import Trace
+    from serving.selection import Subgoal
+
+    traces = [
+        Trace("list commits", "git.log", True, request_id="r1", ts="2026-10-02T00:00:00Z"),
+        Trace("list commits", "git.blame", False, request_id="r1", ts="2026-10-01T00:00:00Z"),
+        Trace("open an issue", "gh.issue", True, request="  Open an ISSUE. "),
+    ]
+    history, by_request = history_from_traces(
+        traces, lambda text: Subgoal(text=text, operations=("list",))
+    )
+    assert request_key(traces[2]) == "anon:open an issue"
+    assert sorted(by_request) == ["anon:open an issue", "r1"]
+    assert by_request["r1"] == [(("list:*",), "git.log", True), (("list:*",), "git.blame", False)]
+    assert history.as_of == "2026-10-02" and history.tool("git.blame") == Outcomes(0, 1)
+    assert history.without(by_request["r1"]).tool("git.log") == Outcomes(0, 0)

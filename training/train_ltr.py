@@ -20,9 +20,9 @@ traced positives, so the ranker never met a new tool and learned that history de
 The train draw carries the exploration sampler's new-tool quota and cold-start pairs.
 
 History (`serving.ranker_features.History`): every trace event of TRACES, keyed by the
-capability keys of its subgoal; in a train or valid group the event the group came from is
-taken out of its tool's counts (leave-one-out), or the model would read the label off it
-(and the validation numbers would flatter it).
+capability keys of its subgoal; a train or valid group sees it without every event of the
+group's own request (`History.without`), or the model would read the label off its own
+event or off a sibling gold tool's (and the validation numbers would flatter it).
 
 Validation on the first `n_valid_groups` valid-split subgoals (all their candidates):
 MRR and recall@{1,3,8} of the LightGBM order against the cross-encoder's and the fused
@@ -47,6 +47,7 @@ import polars as pl
 
 from features.candidates import gold_and_equivalents, sample_group_rows, synthetic_context
 from features.dataset import PAIRS_SCHEMA, scan_parquet
+from features.history import Event, history_from_traces
 from features.mining import SYNTHETIC_PREFIX, tool_frame
 from features.sampling import SamplingParams, rng_for
 from serving.io import load_catalog, load_traces
@@ -56,7 +57,6 @@ from serving.ranker_features import (
     HISTORY_FILE,
     Calibration,
     History,
-    capability_keys,
     feature_matrix,
     fit_platt,
 )
@@ -97,18 +97,6 @@ class Groups:
     stats: dict[str, int]
 
 
-def history_from_traces(traces: Sequence[Trace], annotate: Any) -> History:
-    """Every event's (capability keys, tool, success); as_of = the newest event's date."""
-    keys: dict[str, tuple[str, ...]] = {}
-    events = []
-    for t in traces:
-        if t.subgoal not in keys:
-            keys[t.subgoal] = capability_keys(annotate(t.subgoal))
-        events.append((keys[t.subgoal], t.tool_id, t.success))
-    as_of = max((t.ts[:10] for t in traces if t.ts), default="1970-01-01")
-    return History.from_events(events, as_of=as_of)
-
-
 def replay_groups(
     rows: Sequence[Mapping[str, Any]],
     *,
@@ -116,6 +104,7 @@ def replay_groups(
     selector: Any,
     annotate: Any,
     history: History,
+    request_events: Mapping[str, Sequence[Event]],
     contexts: Mapping[str, Mapping[str, Any]],
     gold: Mapping[str, set[str]],
     equivalent: Mapping[str, set[str]],
@@ -154,10 +143,12 @@ def replay_groups(
         if not any(y):
             stats["n_without_gold"] += 1
             continue
-        # the group's own event leaves its tool's history: the table holds every trace,
-        # valid ones included, and a score must not read its own label
-        own = {row["tool_id"]: True} if row["source"] == "trace_success" else None
-        matrix = feature_matrix(subgoal, scored, cards, history, leave_out=own)
+        # the group's request leaves the history: the table holds every trace, valid ones
+        # included, and a score must not read its label off its own event or its siblings'
+        # (a request's other gold tools share its capability keys); at eval time the request
+        # is new. Synthetic rows have no events to leave out.
+        own = history.without(request_events.get(request, ()))
+        matrix = feature_matrix(subgoal, scored, cards, own)
         feats.append(matrix[rows_kept])
         labels.extend(y)
         sizes.append(len(kept))
@@ -272,7 +263,7 @@ def train_ltr(
     from serving.decompose import DecomposerVocabulary, RuleDecomposer
 
     annotate = RuleDecomposer(DecomposerVocabulary.from_cards(cards)).annotate
-    history = history_from_traces(traces, annotate)
+    history, request_events = history_from_traces(traces, annotate)
     tools = tool_frame(cards, {}, new_tool_days=0)
     gold, equivalent = gold_and_equivalents(pairs, tools)
     contexts = {t.request_id: t.context for t in traces}
@@ -293,8 +284,8 @@ def train_ltr(
     built = {
         split: replay_groups(
             rows[split], split=split, selector=selector, annotate=annotate,
-            history=history, contexts=contexts, gold=gold, equivalent=equivalent,
-            synthetic=synthetic,
+            history=history, request_events=request_events, contexts=contexts, gold=gold,
+            equivalent=equivalent, synthetic=synthetic,
         )
         for split in ("train", "valid")
     }
