@@ -75,6 +75,9 @@ def demo_server(
     crash_on: Annotated[list[str] | None, typer.Option(help="Exit when this tool is called.")]
     = None,
     hang_on: Annotated[list[str] | None, typer.Option(help="Never answer this tool.")] = None,
+    call_log: Annotated[
+        Path | None, typer.Option(help="Append every tool id called here (one a line).")
+    ] = None,
     transport: Transport = "stdio",
     host: Annotated[str, typer.Option(help="http: address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="http: port; the endpoint is /mcp.")] = 8766,
@@ -103,7 +106,8 @@ def demo_server(
             raise _fail(f"--edit {entry!r}: expected ID=TEXT")
         edits[tool_id] = text
     opts = DemoOptions(qualified=not namespaced, items=items, edits=edits,
-                       crash_on=frozenset(crash_on or ()), hang_on=frozenset(hang_on or ()))
+                       crash_on=frozenset(crash_on or ()), hang_on=frozenset(hang_on or ()),
+                       call_log=str(call_log or ""))
     if transport not in ("stdio", "http"):
         raise _fail(f"--transport: {transport!r} is not stdio or http")
     anyio.run(lambda: serve_demo(cards, opts, transport=transport, host=host, port=port))

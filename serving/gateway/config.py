@@ -7,8 +7,10 @@ timeouts, the session's context and the active-set knobs.
               "trust": "first_party", "timeout_s": 20},
    "search": {"url": "http://127.0.0.1:9000/mcp"}},
  "session": {"connections": ["github"], "scopes": ["repo:read"], "env": "prod"},
- "gateway": {"active_set_size": 12, "active_ttl_s": 900, "search_limit": 8}}
+ "gateway": {"active_set_size": 12, "active_ttl_s": 900, "search_limit": 8},
+ "policy": {"by_risk": {"destructive": "deny"}, "denylist": ["github.delete_repo"]}}
 ```
+`policy` (the `runtime.policy` shape of params.yaml) replaces the bundle's risk policy.
 Every problem is reported as `file: field: problem` (a `ConfigError`) before anything
 starts. `trust` defaults to third_party (annotations are then hints only); `tool_names:
 "qualified"` says the server's tool names already are `server.tool` ids (a backend that
@@ -25,14 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from serving.catalog.importers import SERVER_RE
-from serving.schema import TRUST_LEVELS
+from serving.policy import RiskPolicy
+from serving.schema import TRUST_LEVELS, FieldError
 from serving.selection import SessionContext
 
 TOOL_NAMES = ("namespaced", "qualified")
 SERVER_KEYS = ("command", "args", "env", "cwd", "url", "headers", "trust", "timeout_s",
-               "tool_names")
+               "connect_timeout_s", "tool_names")
 SESSION_KEYS = ("connections", "scopes", "env")
-TOP_KEYS = ("mcpServers", "session", "gateway")
+TOP_KEYS = ("mcpServers", "session", "gateway", "policy")
 
 
 class ConfigError(ValueError):
@@ -55,7 +58,8 @@ class ServerSpec:
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     trust: str = "third_party"
-    timeout_s: float = 30.0  # a call (or a listing) slower than this fails for the client
+    timeout_s: float = 30.0  # a call (or a relisting) slower than this fails for the client
+    connect_timeout_s: float = 60.0  # start, handshake and first listing (a process starts)
     tool_names: str = "namespaced"
 
     @property
@@ -77,6 +81,7 @@ class GatewayConfig:
     servers: tuple[ServerSpec, ...]
     session: SessionContext = field(default_factory=SessionContext)
     params: GatewayParams = field(default_factory=GatewayParams)
+    policy: RiskPolicy | None = None  # None: the bundle's
 
 
 def load_config(path: str | Path) -> GatewayConfig:
@@ -103,6 +108,7 @@ def parse_config(data: Any, where: str = "<config>") -> GatewayConfig:
         servers=servers,
         session=_session(top.get("session"), where),
         params=_params(top.get("gateway"), where),
+        policy=_policy(top.get("policy"), where),
     )
 
 
@@ -128,9 +134,12 @@ def _server(name: str, raw: Any, where: str) -> ServerSpec:
     if trust not in TRUST_LEVELS:
         raise ConfigError(where, f"{key}.trust", f"{trust!r} is not one of "
                           f"{', '.join(TRUST_LEVELS)}")
-    timeout = spec.get("timeout_s", 30.0)
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-        raise ConfigError(where, f"{key}.timeout_s", f"expected seconds > 0, got {timeout!r}")
+    timeouts = {}
+    for name_s, default in (("timeout_s", 30.0), ("connect_timeout_s", 60.0)):
+        value = spec.get(name_s, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise ConfigError(where, f"{key}.{name_s}", f"expected seconds > 0, got {value!r}")
+        timeouts[name_s] = float(value)
     tool_names = spec.get("tool_names", "namespaced")
     if tool_names not in TOOL_NAMES:
         raise ConfigError(where, f"{key}.tool_names", f"{tool_names!r} is not one of "
@@ -147,7 +156,7 @@ def _server(name: str, raw: Any, where: str) -> ServerSpec:
         url=url or "",
         headers=_str_map(spec.get("headers"), where, f"{key}.headers"),
         trust=trust,
-        timeout_s=float(timeout),
+        **timeouts,
         tool_names=tool_names,
     )
 
@@ -181,6 +190,15 @@ def _params(raw: Any, where: str) -> GatewayParams:
             raise ConfigError(where, f"gateway.{key}", f"expected an integer, got {value!r}")
         values[key] = kind(value)
     return GatewayParams(**values)
+
+
+def _policy(raw: Any, where: str) -> RiskPolicy | None:
+    if raw is None:
+        return None
+    try:
+        return RiskPolicy.from_dict(raw)
+    except FieldError as err:
+        raise ConfigError(where, f"policy.{err.field}", err.problem) from None
 
 
 def _mapping(value: Any, where: str, key: str) -> Mapping[str, Any]:

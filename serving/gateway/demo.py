@@ -8,7 +8,8 @@ so gateway sessions and tests can be replayed. Tool names are `server.tool` ids
 servers; `--namespaced` serves bare names for a one-server slice.
 
 Fault injection for tests and drills: `--edit ID=TEXT` serves a changed description (a
-rug pull), `--crash-on ID` exits the process on that call, `--hang-on ID` never answers.
+rug pull), `--crash-on ID` exits the process on that call, `--hang-on ID` never answers;
+`--call-log F` appends every tool id that reached the server.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class DemoOptions:
     edits: Mapping[str, str] = field(default_factory=dict)  # tool id -> served description
     crash_on: frozenset[str] = frozenset()
     hang_on: frozenset[str] = frozenset()
+    call_log: str = ""  # append each called tool id here (what reached the server)
 
 
 def demo_tools(cards: Sequence[ToolCard], opts: DemoOptions) -> list[types.Tool]:
@@ -84,6 +86,9 @@ def build_demo_server(cards: Sequence[ToolCard], opts: DemoOptions) -> Server[An
                 content=[types.TextContent(type="text", text=f"unknown tool {params.name}")],
                 is_error=True,
             )
+        if opts.call_log:
+            with open(opts.call_log, "a", encoding="utf-8") as fh:
+                fh.write(card.tool_id + "\n")
         if card.tool_id in opts.crash_on:
             os._exit(3)  # a crash as a real server has one: no reply, no cleanup
         if card.tool_id in opts.hang_on:

@@ -84,7 +84,7 @@ class Downstream:
 
         # The connect-and-list deadline is lifted once the tools are in. (A cancel scope
         # around only the connect would close before the client's own task groups do.)
-        scope = anyio.CancelScope(deadline=anyio.current_time() + spec.timeout_s)
+        scope = anyio.CancelScope(deadline=anyio.current_time() + spec.connect_timeout_s)
         try:
             with scope:
                 client = Client(
@@ -102,7 +102,9 @@ class Downstream:
                     finally:
                         self._clients.pop(name, None)
             if scope.cancelled_caught:
-                self._mark_down(name, f"no answer within {spec.timeout_s:g} s (timeout_s)")
+                self._mark_down(
+                    name, f"no answer within {spec.connect_timeout_s:g} s (connect_timeout_s)"
+                )
         # A server we do not own can fail in any way (a bad command, a crash, a protocol
         # error): record why and keep the gateway up for the others.
         except Exception as err:  # noqa: BLE001

@@ -54,7 +54,7 @@ class GatewayApp:
 
     def __init__(self, opts: ServeOptions) -> None:
         self.opts = opts
-        self.index = LiveIndex(load_bundle(opts.bundle))
+        self.index = LiveIndex(load_bundle(opts.bundle), policy=opts.config.policy)
         self.ledger: Ledger | None = load_ledger(opts.ledger) if opts.ledger else None
         self.downstream = Downstream(opts.config.servers, self.refresh)
         self.gateway = Gateway(
