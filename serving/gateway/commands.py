@@ -72,6 +72,9 @@ def demo_server(
     edit: Annotated[
         list[str] | None, typer.Option(help="ID=TEXT: serve this description instead.")
     ] = None,
+    edit_after_call: Annotated[
+        bool, typer.Option(help="Serve the edits only after an edited tool was called.")
+    ] = False,
     crash_on: Annotated[list[str] | None, typer.Option(help="Exit when this tool is called.")]
     = None,
     hang_on: Annotated[list[str] | None, typer.Option(help="Never answer this tool.")] = None,
@@ -107,7 +110,7 @@ def demo_server(
         edits[tool_id] = text
     opts = DemoOptions(qualified=not namespaced, items=items, edits=edits,
                        crash_on=frozenset(crash_on or ()), hang_on=frozenset(hang_on or ()),
-                       call_log=str(call_log or ""))
+                       call_log=str(call_log or ""), edit_after_call=edit_after_call)
     if transport not in ("stdio", "http"):
         raise _fail(f"--transport: {transport!r} is not stdio or http")
     anyio.run(lambda: serve_demo(cards, opts, transport=transport, host=host, port=port))

@@ -10,7 +10,9 @@ timeouts, the session's context and the active-set knobs.
  "gateway": {"active_set_size": 12, "active_ttl_s": 900, "search_limit": 8},
  "policy": {"by_risk": {"destructive": "deny"}, "denylist": ["github.delete_repo"]}}
 ```
-`policy` (the `runtime.policy` shape of params.yaml) replaces the bundle's risk policy.
+`policy` (the `runtime.policy` shape of params.yaml) replaces the bundle's risk policy;
+`runtime` overrides the bundle's runtime params (e.g. `{"rerank_depth": 10}` trades a
+little menu quality for latency).
 Every problem is reported as `file: field: problem` (a `ConfigError`) before anything
 starts. `trust` defaults to third_party (annotations are then hints only); `tool_names:
 "qualified"` says the server's tool names already are `server.tool` ids (a backend that
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from serving.catalog.importers import SERVER_RE
+from serving.config import RuntimeParams
 from serving.policy import RiskPolicy
 from serving.schema import TRUST_LEVELS, FieldError
 from serving.selection import SessionContext
@@ -35,7 +38,7 @@ TOOL_NAMES = ("namespaced", "qualified")
 SERVER_KEYS = ("command", "args", "env", "cwd", "url", "headers", "trust", "timeout_s",
                "connect_timeout_s", "tool_names")
 SESSION_KEYS = ("connections", "scopes", "env")
-TOP_KEYS = ("mcpServers", "session", "gateway", "policy")
+TOP_KEYS = ("mcpServers", "session", "gateway", "policy", "runtime")
 
 
 class ConfigError(ValueError):
@@ -82,6 +85,7 @@ class GatewayConfig:
     session: SessionContext = field(default_factory=SessionContext)
     params: GatewayParams = field(default_factory=GatewayParams)
     policy: RiskPolicy | None = None  # None: the bundle's
+    runtime: Mapping[str, Any] = field(default_factory=dict)  # over the bundle's runtime.json
 
 
 def load_config(path: str | Path) -> GatewayConfig:
@@ -109,6 +113,7 @@ def parse_config(data: Any, where: str = "<config>") -> GatewayConfig:
         session=_session(top.get("session"), where),
         params=_params(top.get("gateway"), where),
         policy=_policy(top.get("policy"), where),
+        runtime=_runtime(top.get("runtime"), where),
     )
 
 
@@ -199,6 +204,17 @@ def _policy(raw: Any, where: str) -> RiskPolicy | None:
         return RiskPolicy.from_dict(raw)
     except FieldError as err:
         raise ConfigError(where, f"policy.{err.field}", err.problem) from None
+
+
+def _runtime(raw: Any, where: str) -> Mapping[str, Any]:
+    if raw is None:
+        return {}
+    data = _mapping(raw, where, "runtime")
+    try:
+        RuntimeParams.from_dict(data)
+    except (TypeError, ValueError) as err:
+        raise ConfigError(where, "runtime", str(err)) from None
+    return dict(data)
 
 
 def _mapping(value: Any, where: str, key: str) -> Mapping[str, Any]:

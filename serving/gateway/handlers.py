@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+import anyio
 import mcp_types as types
 
 from serving.calls import check_call
@@ -67,7 +69,7 @@ META_TOOLS: tuple[Mapping[str, Any], ...] = (
         },
     },
 )
-META_NAMES = frozenset(str(t["name"]) for t in META_TOOLS)
+MAX_SESSIONS = 1_000  # client states kept at once (HTTP sessions that never closed)
 
 # Asks the user to confirm a call: None when the client cannot be asked, else True/False.
 Confirm = Callable[[str], Awaitable[bool | None]]
@@ -89,7 +91,7 @@ class Gateway:
         self.traces = traces
         self.registry = Registry()
         self.selector: Selector | None = None
-        self.sessions: dict[str, SessionState] = {}
+        self.sessions: OrderedDict[str, SessionState] = OrderedDict()
         self.context = config.session
 
     def install(self, registry: Registry, selector: Selector | None) -> list[SessionState]:
@@ -99,10 +101,15 @@ class Gateway:
         return [s for s in self.sessions.values() if s.retain(registry.cards)]
 
     def session(self, key: str) -> SessionState:
+        """The client's state, made on first use; the least recently used client's state
+        goes first when `MAX_SESSIONS` are kept (HTTP sessions that never said goodbye)."""
         if key not in self.sessions:
             self.sessions[key] = SessionState(
                 size=self.params.active_set_size, ttl_s=self.params.active_ttl_s
             )
+            while len(self.sessions) > MAX_SESSIONS:
+                self.sessions.pop(next(iter(self.sessions)))
+        self.sessions.move_to_end(key)
         return self.sessions[key]
 
     # --- what tools/list shows ----------------------------------------------------------
@@ -120,16 +127,22 @@ class Gateway:
 
     # --- the meta-tools -----------------------------------------------------------------
 
-    def search_tools(self, state: SessionState, query: Any) -> tuple[dict[str, Any], bool]:
+    async def search_tools(
+        self, state: SessionState, query: Any
+    ) -> tuple[dict[str, Any], bool]:
         """Discovery for `query`: the menu (discovery-level lines with token counts), made
         callable. Returns the reply and whether the active set changed."""
         if not isinstance(query, str) or not query.strip():
             return {"error": "invalid_arguments", "tool_id": SEARCH_TOOLS_NAME,
                     "errors": ["$.query: must be a non-empty string"]}, False
-        if self.selector is None:
+        selector = self.selector
+        if selector is None:
             return {"query": query, "tools": [], "hint": "no downstream tool is being served",
                     "down": dict(self.downstream.down)}, False
-        discovery = self.selector.discover(query.strip(), self.context)
+        # the models run in a worker thread; the session's state changes only on the loop
+        discovery = await anyio.to_thread.run_sync(
+            selector.discover, query.strip(), self.context
+        )
         found = [t for t in discovery.ranked() if t in self.registry.cards]
         found = found[: min(self.params.search_limit, self.params.active_set_size)]
         changed = state.activate(found, discovery)

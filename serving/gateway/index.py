@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -27,9 +28,16 @@ from serving.selector import Selector
 class LiveIndex:
     """Builds Selectors over a registry's cards from one loaded bundle."""
 
-    def __init__(self, bundle: Bundle, *, policy: RiskPolicy | None = None) -> None:
+    def __init__(
+        self,
+        bundle: Bundle,
+        *,
+        policy: RiskPolicy | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> None:
         self.bundle = bundle
         self.policy = policy
+        self.overrides = dict(overrides or {})
         self.known: Mapping[str, ToolCard] = {c.tool_id: c for c in bundle.cards}
         self._rows = {c.tool_id: i for i, c in enumerate(bundle.cards)}
         self._encoder = Encoder(bundle.retriever_path)
@@ -52,7 +60,9 @@ class LiveIndex:
             embeddings=np.vstack(rows).astype(np.float32, copy=False),
             capabilities=build_capability_index(cards),
         )
-        return Selector.from_loaded(live, policy=self.policy, bm25=BM25Retriever.build(cards))
+        return Selector.from_loaded(
+            live, policy=self.policy, overrides=self.overrides, bm25=BM25Retriever.build(cards)
+        )
 
     def _embed(self, cards: list[ToolCard]) -> Mapping[str, np.ndarray]:
         missing = {_key(c): c.index_text() for c in cards if _key(c) not in self._vectors}

@@ -54,7 +54,9 @@ class GatewayApp:
 
     def __init__(self, opts: ServeOptions) -> None:
         self.opts = opts
-        self.index = LiveIndex(load_bundle(opts.bundle), policy=opts.config.policy)
+        self.index = LiveIndex(
+            load_bundle(opts.bundle), policy=opts.config.policy, overrides=opts.config.runtime
+        )
         self.ledger: Ledger | None = load_ledger(opts.ledger) if opts.ledger else None
         self.downstream = Downstream(opts.config.servers, self.refresh)
         self.gateway = Gateway(
@@ -176,9 +178,7 @@ def build_server(gateway: Gateway) -> Server[Any]:
         state = state_of(ctx)
         args = dict(params.arguments or {})
         if params.name == SEARCH_TOOLS_NAME:
-            reply, changed = await anyio.to_thread.run_sync(
-                gateway.search_tools, state, args.get("query")
-            )
+            reply, changed = await gateway.search_tools(state, args.get("query"))
             if changed:
                 await _notify(state)
             return _result(reply)
