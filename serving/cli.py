@@ -418,3 +418,10 @@ def run_approve(
         )
         lines.append(f"refused {tool_id}: {', '.join(reasons)} (see `toolsift lint`)")
     return (1 if refused else 0), "\n".join(lines) + "\n"
+
+
+# The MCP gateway's commands; they import the mcp SDK (the `serve` extra) only when run.
+from serving.gateway.commands import demo_server, serve  # noqa: E402
+
+app.command("serve")(serve)
+app.command("demo-server")(demo_server)

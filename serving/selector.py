@@ -243,7 +243,28 @@ class Selector:
         overrides: Mapping[str, Any] | None = None,
     ) -> Selector:
         """Verify and load a bundle; models load lazily on the first request."""
-        bundle = load_bundle(path)
+        return cls.from_loaded(
+            load_bundle(path),
+            decomposer=decomposer,
+            reranker=reranker,
+            policy=policy,
+            overrides=overrides,
+        )
+
+    @classmethod
+    def from_loaded(
+        cls,
+        bundle: Bundle,
+        *,
+        decomposer: Decomposer | None = None,
+        reranker: str | None = None,
+        policy: RiskPolicy | None = None,
+        overrides: Mapping[str, Any] | None = None,
+        bm25: BM25Retriever | None = None,
+    ) -> Selector:
+        """Assemble from a loaded bundle, or from one whose cards and index rows were
+        changed in memory (the gateway serves the live tools: some dropped, new ones
+        encoded); `bm25`: an index over exactly `bundle.cards` (default: the bundle's)."""
         params = RuntimeParams.from_dict({**bundle.runtime, **(overrides or {})})
         if reranker is not None:
             params = replace(params, reranker=reranker)
@@ -254,7 +275,7 @@ class Selector:
             reranker=cls._make_reranker(bundle, params),
             policy=policy or RiskPolicy.from_dict(params.policy),
             encoder=Encoder(bundle.retriever_path),
-            bm25=BM25Retriever.load(bundle.bm25_path),
+            bm25=bm25 or BM25Retriever.load(bundle.bm25_path),
         )
 
     @staticmethod

@@ -1,0 +1,116 @@
+"""`toolsift serve` and `toolsift demo-server` (registered on the CLI in `serving.cli`).
+
+The `mcp` SDK is imported only when a command runs, so the rest of the CLI works without
+the `serve` extra.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+Transport = Annotated[str, typer.Option(help="stdio (a client starts this process) | http.")]
+
+
+def _fail(message: str) -> typer.Exit:
+    sys.stderr.write(message + "\n")
+    return typer.Exit(2)
+
+
+def serve(
+    bundle: Annotated[Path, typer.Option("--bundle", "-b", help="Selection bundle directory.")],
+    config: Annotated[Path, typer.Option(help="Servers file: {\"mcpServers\": {...}}.")],
+    ledger: Annotated[
+        Path | None, typer.Option(help="Approval ledger: unapproved or changed tools are held.")
+    ] = None,
+    traces: Annotated[
+        Path | None, typer.Option(help="Append a trace line per discovery and call (JSONL).")
+    ] = None,
+    transport: Transport = "stdio",
+    host: Annotated[str, typer.Option(help="http: address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="http: port; the endpoint is /mcp.")] = 8765,
+) -> None:
+    """Serve an MCP gateway: agents see search_tools and the tools it finds, not the
+    whole catalog; every call goes through the gate, validation and the risk policy."""
+    import anyio
+
+    from serving.bundle import BundleError
+    from serving.gateway.config import ConfigError, load_config
+    from serving.io import InputError
+
+    try:
+        from serving.gateway.server import ServeOptions, serve_http, serve_stdio
+    except ImportError as err:
+        raise _fail(
+            f"toolsift serve needs the mcp SDK: pip install 'toolsift[serve]' ({err})"
+        ) from None
+    try:
+        opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger,
+                            traces=traces)
+        if transport == "stdio":
+            anyio.run(serve_stdio, opts)
+        elif transport == "http":
+            anyio.run(lambda: serve_http(opts, host=host, port=port))
+        else:
+            raise _fail(f"--transport: {transport!r} is not stdio or http")
+    except (ConfigError, BundleError, InputError) as err:
+        raise _fail(str(err)) from None
+
+
+def demo_server(
+    catalog: Annotated[Path, typer.Option(help="Tool cards (JSONL), e.g. data/demo/catalog.jsonl")],
+    servers: Annotated[
+        str | None, typer.Option(help="Comma-separated catalog servers to serve (default: all).")
+    ] = None,
+    namespaced: Annotated[
+        bool, typer.Option(help="Bare tool names (one catalog server) instead of server.tool.")
+    ] = False,
+    items: Annotated[int, typer.Option(help="Records per fake read result.")] = 5,
+    edit: Annotated[
+        list[str] | None, typer.Option(help="ID=TEXT: serve this description instead.")
+    ] = None,
+    edit_after_call: Annotated[
+        bool, typer.Option(help="Serve the edits only after an edited tool was called.")
+    ] = False,
+    crash_on: Annotated[list[str] | None, typer.Option(help="Exit when this tool is called.")]
+    = None,
+    hang_on: Annotated[list[str] | None, typer.Option(help="Never answer this tool.")] = None,
+    call_log: Annotated[
+        Path | None, typer.Option(help="Append every tool id called here (one a line).")
+    ] = None,
+    transport: Transport = "stdio",
+    host: Annotated[str, typer.Option(help="http: address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="http: port; the endpoint is /mcp.")] = 8766,
+) -> None:
+    """Serve a catalog as a live MCP server with deterministic fake results (try the
+    gateway on the demo world's 1,000+ tools)."""
+    import anyio
+
+    from serving.io import InputError, load_catalog
+
+    try:
+        from serving.gateway.demo import DemoOptions, serve_demo
+    except ImportError as err:
+        raise _fail(f"toolsift demo-server needs the mcp SDK: pip install 'toolsift[serve]' "
+                    f"({err})") from None
+    try:
+        cards = load_catalog(catalog, strict=True).items
+    except InputError as err:
+        raise _fail(str(err)) from None
+    wanted = {s.strip() for s in servers.split(",")} if servers else None
+    cards = [c for c in cards if wanted is None or c.server in wanted]
+    edits = {}
+    for entry in edit or []:
+        tool_id, eq, text = entry.partition("=")
+        if not eq:
+            raise _fail(f"--edit {entry!r}: expected ID=TEXT")
+        edits[tool_id] = text
+    opts = DemoOptions(qualified=not namespaced, items=items, edits=edits,
+                       crash_on=frozenset(crash_on or ()), hang_on=frozenset(hang_on or ()),
+                       call_log=str(call_log or ""), edit_after_call=edit_after_call)
+    if transport not in ("stdio", "http"):
+        raise _fail(f"--transport: {transport!r} is not stdio or http")
+    anyio.run(lambda: serve_demo(cards, opts, transport=transport, host=host, port=port))

@@ -1,0 +1,307 @@
+"""What the client sees and calls, independent of the transport: the three meta-tools,
+the active tools, and every call through gate, validation and the risk policy.
+
+Every reply is a JSON-ready dict; errors carry `"error"`. The order of checks on a call
+is the runtime's (`serving.calls.check_call`): gate (a tool outside the active set is
+refused with the set listed), arguments (errors verbatim), then the risk policy:
+`allow` runs, `confirm` asks the user when the client can be asked (else a
+`needs_confirmation` error), `dry_run` shows what would run, `deny` never reaches the
+downstream server. Results are capped (`serving.observe`) with the whole payload behind
+a handle that `fetch_observation` pages through. Every discovery and call appends one
+trace line in the runtime's format (`Discovery.trace_record`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+import anyio
+import mcp_types as types
+
+from serving.calls import check_call
+from serving.disclose import discovery_line, full_schema
+from serving.gate import GATE_HINT, SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME
+from serving.gateway.config import GatewayConfig
+from serving.gateway.downstream import Downstream, DownstreamError
+from serving.gateway.registry import Registry
+from serving.gateway.session import SessionState
+from serving.observe import UnknownHandleError, canonical_json, cap_observation
+from serving.policy import Decision
+from serving.selection import SessionContext, Subgoal
+from serving.selector import Discovery, Selector
+from serving.text import estimate_tokens
+from serving.tracelog import TraceWriter
+
+log = logging.getLogger(__name__)
+
+DESCRIBE_TOOL_NAME = "describe_tool"
+FETCH_NAME = "fetch_observation"
+META_TOOLS: tuple[Mapping[str, Any], ...] = (
+    SEARCH_TOOLS_DEFINITION,
+    {
+        "name": DESCRIBE_TOOL_NAME,
+        "description": "The full card of one tool: what it does, its risk, its arguments.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"tool_id": {"type": "string", "minLength": 1}},
+            "required": ["tool_id"],
+            "additionalProperties": False,
+        },
+    },
+    {
+        "name": FETCH_NAME,
+        "description": "Read more of a tool result that was cut short: pass the handle it "
+        "came with and the character offset to continue from.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "handle": {"type": "string", "minLength": 1},
+                "offset": {"type": "integer", "minimum": 0, "default": 0},
+                "limit": {"type": "integer", "minimum": 1, "default": 4000},
+            },
+            "required": ["handle"],
+            "additionalProperties": False,
+        },
+    },
+)
+MAX_SESSIONS = 1_000  # client states kept at once (HTTP sessions that never closed)
+
+# Asks the user to confirm a call: None when the client cannot be asked, else True/False.
+Confirm = Callable[[str], Awaitable[bool | None]]
+
+
+class Gateway:
+    """The selector over the live tools, the downstream sessions, the clients' states."""
+
+    def __init__(
+        self,
+        config: GatewayConfig,
+        downstream: Downstream,
+        *,
+        traces: TraceWriter | None = None,
+    ) -> None:
+        self.config = config
+        self.params = config.params
+        self.downstream = downstream
+        self.traces = traces
+        self.registry = Registry()
+        self.selector: Selector | None = None
+        self.sessions: OrderedDict[str, SessionState] = OrderedDict()
+        self.context = config.session
+
+    def install(self, registry: Registry, selector: Selector | None) -> list[SessionState]:
+        """Serve a new registry; returns the sessions whose active set lost tools."""
+        self.registry, self.selector = registry, selector
+        self.context = effective_context(self.config.session, registry)
+        return [s for s in self.sessions.values() if s.retain(registry.cards)]
+
+    def session(self, key: str) -> SessionState:
+        """The client's state, made on first use; the least recently used client's state
+        goes first when `MAX_SESSIONS` are kept (HTTP sessions that never said goodbye)."""
+        if key not in self.sessions:
+            self.sessions[key] = SessionState(
+                size=self.params.active_set_size, ttl_s=self.params.active_ttl_s
+            )
+            while len(self.sessions) > MAX_SESSIONS:
+                self.sessions.pop(next(iter(self.sessions)))
+        self.sessions.move_to_end(key)
+        return self.sessions[key]
+
+    # --- what tools/list shows ----------------------------------------------------------
+
+    def visible_tools(self, state: SessionState) -> list[dict[str, Any]]:
+        """The meta-tools, then the active set's tools (never more than the set's size)."""
+        out = [dict(t) for t in META_TOOLS]
+        for tool_id in state.active():
+            card = self.registry.cards.get(tool_id)
+            if card is not None:
+                shown = full_schema(card)
+                shown["risk"] = card.risk
+                out.append(shown)
+        return out
+
+    # --- the meta-tools -----------------------------------------------------------------
+
+    async def search_tools(
+        self, state: SessionState, query: Any
+    ) -> tuple[dict[str, Any], bool]:
+        """Discovery for `query`: the menu (discovery-level lines with token counts), made
+        callable. Returns the reply and whether the active set changed."""
+        if not isinstance(query, str) or not query.strip():
+            return {"error": "invalid_arguments", "tool_id": SEARCH_TOOLS_NAME,
+                    "errors": ["$.query: must be a non-empty string"]}, False
+        selector = self.selector
+        if selector is None:
+            return {"query": query, "tools": [], "hint": "no downstream tool is being served",
+                    "down": dict(self.downstream.down)}, False
+        # the models run in a worker thread; the session's state changes only on the loop
+        discovery = await anyio.to_thread.run_sync(
+            selector.discover, query.strip(), self.context
+        )
+        found = [t for t in discovery.ranked() if t in self.registry.cards]
+        found = found[: min(self.params.search_limit, self.params.active_set_size)]
+        changed = state.activate(found, discovery)
+        tools = []
+        for tool_id in found:
+            line = discovery_line(self.registry.cards[tool_id])
+            tools.append({"tool_id": tool_id, "line": line, "tokens": estimate_tokens(line)})
+        reply: dict[str, Any] = {
+            "query": query.strip(),
+            "tools": tools,
+            "tokens": sum(t["tokens"] for t in tools),
+            "callable": state.active().sorted_ids(),
+        }
+        if not found:
+            reply["hint"] = "no tool matched; rephrase the query with an action and an object"
+        self._trace(discovery.trace_record(outcome="search"))
+        return reply, changed
+
+    def describe_tool(self, state: SessionState, tool_id: Any) -> dict[str, Any]:
+        card = self.registry.cards.get(tool_id) if isinstance(tool_id, str) else None
+        if card is None:
+            return {"error": "unknown_tool", "tool_id": tool_id, "hint": GATE_HINT}
+        out = card.to_dict()
+        out["description_sha256"] = card.description_hash()
+        out["new"] = card.tool_id in self.registry.new
+        out["active"] = card.tool_id in state.active()
+        return out
+
+    def fetch_observation(
+        self, state: SessionState, handle: Any, offset: Any = 0, limit: Any = None
+    ) -> dict[str, Any]:
+        """A window of the whole result's JSON text, `limit` characters from `offset`."""
+        limit = self.params.fetch_limit if limit is None else limit
+        if not isinstance(offset, int) or offset < 0 or not isinstance(limit, int) or limit < 1:
+            return {"error": "invalid_arguments", "tool_id": FETCH_NAME,
+                    "errors": ["offset: an integer >= 0; limit: an integer >= 1"]}
+        try:
+            text = canonical_json(state.store.fetch(str(handle)))
+        except UnknownHandleError as err:
+            return {"error": "unknown_handle", "handle": handle, "message": str(err)}
+        limit = min(limit, self.params.fetch_limit)
+        end = min(len(text), offset + limit)
+        return {
+            "handle": handle,
+            "offset": offset,
+            "text": text[offset:end],
+            "total_chars": len(text),
+            "next_offset": end if end < len(text) else None,
+        }
+
+    # --- calls --------------------------------------------------------------------------
+
+    async def call(
+        self, state: SessionState, tool_id: str, args: Mapping[str, Any], confirm: Confirm
+    ) -> dict[str, Any]:
+        """Gate, validate, apply the policy, then (when allowed) call downstream."""
+        origin = state.origin(tool_id)
+        subgoal = origin.step.subgoal if origin else Subgoal(text="")
+        if origin is not None and any(s.subgoal.mutation for s in origin.discovery.steps):
+            subgoal = replace(subgoal, mutation=True)  # the request as a whole writes
+        policy = self.selector.policy if self.selector else None
+        if policy is None or tool_id not in self.registry.cards:
+            active = state.active()
+            refused: dict[str, Any] = {"error": "tool_not_available", "tool_id": tool_id,
+                                       "available": active.sorted_ids(), "hint": GATE_HINT}
+            self._trace_call(origin, tool_id, None, "not_available")
+            return refused
+        verdict = check_call(
+            tool_id, args, active=state.active(), cards=self.registry.cards,
+            subgoal=subgoal, context=self.context, policy=policy,
+        )
+        reply: dict[str, Any] = {"error": verdict.status, **verdict.to_dict()}
+        status = verdict.status
+        if status == Decision.CONFIRM.value:
+            answer = await confirm(_confirm_message(tool_id, args))
+            if answer is None:
+                reply["error"] = "needs_confirmation"
+                reply["hint"] = "ask the user to approve this call; this client cannot be asked"
+            elif not answer:
+                reply["error"] = "declined"
+                reply["hint"] = "the user declined this call"
+            else:
+                status = Decision.ALLOW.value
+        elif status == Decision.DRY_RUN.value:
+            reply = {**verdict.to_dict(), "would_call": tool_id, "arguments": dict(args),
+                     "hint": "dry run: nothing was executed"}
+        if status != Decision.ALLOW.value:
+            self._trace_call(origin, tool_id, None, verdict.status)
+            return reply
+        state.touch(tool_id)
+        return await self._forward(state, origin, tool_id, args)
+
+    async def _forward(self, state: SessionState, origin: Any, tool_id: str,
+                       args: Mapping[str, Any]) -> dict[str, Any]:
+        route = self.registry.routes[tool_id]
+        try:
+            result = await self.downstream.call(route.server, route.name, args)
+        except DownstreamError as err:
+            self._trace_call(origin, tool_id, False, "downstream_error")
+            return {"error": "downstream_error", "tool_id": tool_id, "server": route.server,
+                    "message": str(err)}
+        observation = cap_observation(
+            _payload(result), max_bytes=self.params.max_observation_bytes, max_items=20,
+            store=state.store,
+        )
+        ok = not result.is_error
+        self._trace_call(origin, tool_id, ok, "ok" if ok else "tool_error")
+        reply = {"tool_id": tool_id, "status": "ok" if ok else "tool_error",
+                 **observation.to_dict()}
+        if observation.truncated:
+            reply["hint"] = f"cut to fit; {FETCH_NAME}(handle) returns the rest"
+        return reply
+
+    # --- traces -------------------------------------------------------------------------
+
+    def _trace_call(self, origin: Any, tool_id: str, success: bool | None, outcome: str) -> None:
+        if origin is None:  # a call for a tool no search surfaced: nothing to learn from
+            return
+        discovery: Discovery = origin.discovery
+        chosen = [tool_id if s is origin.step else None for s in discovery.steps]
+        ok = [success if s is origin.step else None for s in discovery.steps]
+        if origin.step not in discovery.steps and discovery.steps:  # found by the whole request
+            chosen[0], ok[0] = tool_id, success
+        self._trace(discovery.trace_record(chosen, ok, outcome=outcome))
+
+    def _trace(self, record: Mapping[str, Any]) -> None:
+        if self.traces is not None:
+            self.traces.append(record)
+
+
+def effective_context(session: SessionContext, registry: Registry) -> SessionContext:
+    """The session with what it leaves open spelled out (every served connection, every
+    scope the served tools need): the same selection, and a trace that replays the same
+    (a trace's context lists what the session held; an empty list would mean nothing)."""
+    cards = registry.cards.values()
+    connections, scopes = session.connections, session.scopes
+    if not session.restrict_connections:
+        connections = frozenset(c.requires.connection for c in cards if c.requires.connection)
+    if not session.restrict_scopes:
+        scopes = frozenset(s for c in cards for s in c.requires.scopes)
+    return replace(session, connections=connections, scopes=scopes,
+                   restrict_connections=True, restrict_scopes=True)
+
+
+def _confirm_message(tool_id: str, args: Mapping[str, Any]) -> str:
+    text = json.dumps(dict(args), ensure_ascii=False, sort_keys=True)
+    return f"Allow the agent to call {tool_id} with {text[:500]}?"
+
+
+def _payload(result: types.CallToolResult) -> Any:
+    """What a downstream result says: its structured content, else its text (as JSON when
+    it is JSON), else the content blocks as they are."""
+    if result.structured_content is not None:
+        return result.structured_content
+    texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
+    if len(texts) == len(result.content) and texts:
+        joined = "\n".join(texts)
+        try:
+            return json.loads(joined)
+        except json.JSONDecodeError:
+            return joined
+    return [c.model_dump(mode="json", exclude_none=True) for c in result.content]

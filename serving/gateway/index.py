@@ -1,0 +1,76 @@
+"""A Selector over the live tools: the bundle's rows for tools it knows, new rows for the
+rest (cold start), rebuilt whenever the registry changes.
+
+Tools the bundle knows keep their trained embeddings; a live tool it does not know is
+encoded once with the bundle's own encoder (cached by its index text) and served as a new
+tool, never dropped. Bundle tools that are not live are left out, so discovery only ever
+finds what can be called.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from serving.bundle import Bundle, build_capability_index
+from serving.encoder import Encoder
+from serving.gateway.registry import Registry
+from serving.policy import RiskPolicy
+from serving.retrieve import BM25Retriever
+from serving.schema import ToolCard
+from serving.selector import Selector
+
+
+class LiveIndex:
+    """Builds Selectors over a registry's cards from one loaded bundle."""
+
+    def __init__(
+        self,
+        bundle: Bundle,
+        *,
+        policy: RiskPolicy | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.bundle = bundle
+        self.policy = policy
+        self.overrides = dict(overrides or {})
+        self.known: Mapping[str, ToolCard] = {c.tool_id: c for c in bundle.cards}
+        self._rows = {c.tool_id: i for i, c in enumerate(bundle.cards)}
+        self._encoder = Encoder(bundle.retriever_path)
+        self._vectors: dict[str, np.ndarray] = {}  # sha256 of index text -> vector
+
+    def selector(self, registry: Registry) -> Selector | None:
+        """The Selector for exactly the registry's cards; None when no tool is served."""
+        cards = sorted(registry.cards.values(), key=lambda c: c.tool_id)
+        if not cards:
+            return None
+        vectors = self._embed([c for c in cards if c.tool_id in registry.new])
+        rows = [
+            self.bundle.embeddings[self._rows[c.tool_id]] if c.tool_id not in registry.new
+            else vectors[_key(c)]
+            for c in cards
+        ]
+        live = replace(
+            self.bundle,
+            cards=tuple(cards),
+            embeddings=np.vstack(rows).astype(np.float32, copy=False),
+            capabilities=build_capability_index(cards),
+        )
+        return Selector.from_loaded(
+            live, policy=self.policy, overrides=self.overrides, bm25=BM25Retriever.build(cards)
+        )
+
+    def _embed(self, cards: list[ToolCard]) -> Mapping[str, np.ndarray]:
+        missing = {_key(c): c.index_text() for c in cards if _key(c) not in self._vectors}
+        if missing:
+            encoded = self._encoder.encode(list(missing.values()))
+            self._vectors.update(zip(missing, encoded, strict=True))
+        return self._vectors
+
+
+def _key(card: ToolCard) -> str:
+    return hashlib.sha256(card.index_text().encode("utf-8")).hexdigest()

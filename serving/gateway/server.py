@@ -1,0 +1,234 @@
+"""The MCP server in front of the gateway, over stdio or streamable HTTP.
+
+Built on the SDK's low-level `Server`: tools/list is computed per client (the meta-tools
+plus that client's active set) and `notifications/tools/list_changed` goes out whenever
+that set changes. Confirmation uses form elicitation when the client declared it on a
+handshake-era connection; otherwise the call answers `needs_confirmation`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from serving.bundle import load_bundle
+from serving.catalog.approvals import Ledger, load_ledger
+from serving.gate import SEARCH_TOOLS_NAME
+from serving.gateway.config import GatewayConfig
+from serving.gateway.downstream import Downstream
+from serving.gateway.handlers import DESCRIBE_TOOL_NAME, FETCH_NAME, Gateway
+from serving.gateway.index import LiveIndex
+from serving.gateway.registry import build_registry
+from serving.gateway.session import SessionState
+from serving.tracelog import TraceWriter
+
+log = logging.getLogger(__name__)
+
+CONFIRM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"approve": {"type": "boolean", "title": "Run this call"}},
+    "required": ["approve"],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    bundle: Path
+    config: GatewayConfig
+    ledger: Path | None = None
+    traces: Path | None = None
+
+
+class GatewayApp:
+    """Owns the live index, the downstream sessions and the gateway; refreshes them."""
+
+    def __init__(self, opts: ServeOptions) -> None:
+        self.opts = opts
+        self.index = LiveIndex(
+            load_bundle(opts.bundle), policy=opts.config.policy, overrides=opts.config.runtime
+        )
+        self.ledger: Ledger | None = load_ledger(opts.ledger) if opts.ledger else None
+        self.downstream = Downstream(opts.config.servers, self.refresh)
+        self.gateway = Gateway(
+            opts.config, self.downstream,
+            traces=TraceWriter(opts.traces) if opts.traces else None,
+        )
+        self._lock = anyio.Lock()
+
+    async def refresh(self) -> None:
+        """Review the live tools again and swap in a new selector; tell clients whose
+        active set lost tools."""
+        async with self._lock:
+            registry = build_registry(
+                dict(self.downstream.tools), self.opts.config.servers, self.index.known,
+                ledger=self.ledger,
+            )
+            selector = await anyio.to_thread.run_sync(self.index.selector, registry)
+            if selector is not None:  # load the models now, not on the first search
+                await anyio.to_thread.run_sync(selector.discover, "warm up", None)
+            for state in self.gateway.install(registry, selector):
+                await _notify(state)
+            log.info("serving %d tools (%d new), %d quarantined, %d servers down",
+                     len(registry.cards), len(registry.new), len(registry.quarantined),
+                     len(self.downstream.down))
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[GatewayApp]:
+        async with anyio.create_task_group() as tg:
+            await self.downstream.run(tg)
+            await self.refresh()
+            try:
+                yield self
+            finally:
+                self.downstream.close()
+                tg.cancel_scope.cancel()
+
+    def mcp_server(self) -> Server[Any]:
+        return build_server(self.gateway)
+
+
+async def _notify(state: SessionState) -> None:
+    peer = state.peer
+    if peer is None:
+        return
+    try:
+        await peer.send_tool_list_changed()  # type: ignore[attr-defined]
+    # the client may be gone or have no stream for notifications: it relists on its own
+    except Exception as err:  # noqa: BLE001
+        log.debug("list_changed not delivered: %s", err)
+
+
+def _session_key(ctx: Any) -> str:
+    request = getattr(ctx, "request", None)
+    headers = getattr(request, "headers", None)
+    if headers is not None and headers.get("mcp-session-id"):
+        return str(headers["mcp-session-id"])
+    return "default"  # stdio: one client per process
+
+
+def _can_elicit(ctx: Any) -> bool:
+    caps = ctx.session.client_capabilities
+    return bool(
+        caps is not None and caps.elicitation is not None and ctx.session.can_send_request
+        and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+    )
+
+
+def _tool(entry: dict[str, Any]) -> types.Tool:
+    risk = entry.get("risk")
+    annotations = None
+    if risk is not None:
+        annotations = types.ToolAnnotations(
+            read_only_hint=risk == "read_only", destructive_hint=risk == "destructive"
+        )
+    return types.Tool(
+        name=entry["name"], description=entry.get("description", ""),
+        input_schema=dict(entry["input_schema"]), annotations=annotations,
+    )
+
+
+def _result(reply: dict[str, Any]) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(reply, ensure_ascii=False))],
+        structured_content=reply,
+        is_error="error" in reply,
+    )
+
+
+INIT_NOTIFICATIONS = NotificationOptions(tools_changed=True)
+
+
+class _GatewayServer(Server[Any]):
+    """Declares `tools.listChanged` on every transport (the HTTP session manager builds
+    its own initialization options, without ours)."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> Any:
+        return super().create_initialization_options(
+            notification_options or INIT_NOTIFICATIONS, experimental_capabilities, extensions
+        )
+
+
+def build_server(gateway: Gateway) -> Server[Any]:
+    """The low-level MCP server whose handlers call into `gateway`."""
+
+    def state_of(ctx: Any) -> SessionState:
+        state = gateway.session(_session_key(ctx))
+        state.peer = ctx.session
+        return state
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[_tool(t) for t in gateway.visible_tools(state_of(ctx))])
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        state = state_of(ctx)
+        args = dict(params.arguments or {})
+        if params.name == SEARCH_TOOLS_NAME:
+            reply, changed = await gateway.search_tools(state, args.get("query"))
+            if changed:
+                await _notify(state)
+            return _result(reply)
+        if params.name == DESCRIBE_TOOL_NAME:
+            return _result(gateway.describe_tool(state, args.get("tool_id")))
+        if params.name == FETCH_NAME:
+            return _result(gateway.fetch_observation(
+                state, args.get("handle"), args.get("offset", 0), args.get("limit")
+            ))
+
+        async def confirm(message: str) -> bool | None:
+            if not _can_elicit(ctx):
+                return None
+            answer = await ctx.session.elicit_form(
+                message, CONFIRM_SCHEMA, related_request_id=ctx.request_id
+            )
+            return answer.action == "accept" and bool((answer.content or {}).get("approve"))
+
+        return _result(await gateway.call(state, params.name, args, confirm))
+
+    return _GatewayServer(
+        "toolsift",
+        version="0.1.0",
+        instructions=(
+            "Call search_tools(query) to find the tools for a task; the matching tools "
+            "then appear in your tool list and can be called."
+        ),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+
+
+async def serve_stdio(opts: ServeOptions) -> None:
+    from mcp.server.stdio import stdio_server
+
+    app = GatewayApp(opts)
+    async with app.running():
+        server = app.mcp_server()
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+
+async def serve_http(opts: ServeOptions, *, host: str = "127.0.0.1", port: int = 8765) -> None:
+    import uvicorn
+
+    app = GatewayApp(opts)
+    async with app.running():
+        server = app.mcp_server()
+        starlette = server.streamable_http_app(host=host)
+        config = uvicorn.Config(starlette, host=host, port=port, log_level="warning")
+        await uvicorn.Server(config).serve()
