@@ -213,7 +213,7 @@ def import_command(
     except (InputError, ImporterError) as err:
         err_console.print(str(err))
         raise typer.Exit(2) from None
-    for line in summary.get("errors", []):
+    for line in [*summary.get("errors", []), *summary.get("warnings", [])]:
         err_console.print(line)
     sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     if summary.get("errors"):
@@ -316,6 +316,7 @@ def run_import(
         "n_imported": n_written,
         "n_skipped": result.n_skipped,
         "errors": [str(e) for e in result.errors],
+        "warnings": [str(w) for w in result.warnings],
         "risk": risks,
         "derived": dict(sorted(derived.items())),
     }

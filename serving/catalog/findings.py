@@ -28,6 +28,7 @@ SEVERITY: Mapping[str, str] = {
     "confusable_characters": "error",
     "changed_after_approval": "error",
     "not_approved": "warning",
+    "risk_below_name": "warning",
     # quality
     "card_invalid": "error",
     "schema_required_unknown": "error",
@@ -56,6 +57,7 @@ SECURITY_CODES = frozenset(
         "confusable_characters",
         "changed_after_approval",
         "not_approved",
+        "risk_below_name",
     }
 )
 
