@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from serving.io import parse_json_line
 from serving.schema import BUNDLE_FORMAT_VERSION, BundleManifest, FieldError, ToolCard
 from serving.vocab import parse_capability
 
@@ -132,9 +133,11 @@ def verify_bundle(root: str | Path) -> BundleManifest:
     if not manifest_path.is_file():
         raise BundleError(f"{root}: not a bundle (no {MANIFEST})")
     try:
-        manifest = BundleManifest.from_dict(json.loads(manifest_path.read_text()))
-    except (json.JSONDecodeError, FieldError) as err:
+        manifest = BundleManifest.from_dict(parse_json_line(manifest_path.read_bytes()))
+    except FieldError as err:
         raise BundleError(f"{manifest_path}: unreadable manifest: {err}") from None
+    except OSError as err:
+        raise BundleError(f"{manifest_path}: cannot read: {err.strerror}") from None
     if manifest.format_version != BUNDLE_FORMAT_VERSION:
         raise BundleError(
             f"{manifest_path}: bundle format {manifest.format_version}, this runtime reads "
@@ -157,12 +160,22 @@ def verify_bundle(root: str | Path) -> BundleManifest:
 
 
 def read_cards(root: Path) -> list[ToolCard]:
+    """The card snapshot; any unreadable line is a `BundleError` naming file:line (a
+    bundle is all or nothing, unlike a catalog, whose bad lines are skipped)."""
     cards = []
     path = root / CARDS
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        rec = json.loads(line)
-        expected = rec.pop("description_sha256", None)
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError as err:
+        raise BundleError(f"{path}: cannot read: {err.strerror}") from None
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
         try:
+            rec = parse_json_line(line)
+            if not isinstance(rec, dict):
+                raise FieldError("<record>", "expected a JSON object")
+            expected = rec.pop("description_sha256", None)
             card = ToolCard.from_dict(rec)
         except FieldError as err:
             raise BundleError(f"{path}:{lineno}: {err}") from None
@@ -172,6 +185,16 @@ def read_cards(root: Path) -> list[ToolCard]:
             )
         cards.append(card)
     return cards
+
+
+def _read_json(path: Path) -> Any:
+    """A JSON file of the bundle, or a `BundleError` naming it."""
+    try:
+        return parse_json_line(path.read_bytes())
+    except FieldError as err:
+        raise BundleError(f"{path}: {err}") from None
+    except OSError as err:
+        raise BundleError(f"{path}: cannot read: {err.strerror}") from None
 
 
 @dataclass(frozen=True)
@@ -206,16 +229,19 @@ def load_bundle(root: str | Path) -> Bundle:
     root = Path(root)
     manifest = verify_bundle(root)
     cards = read_cards(root)
-    embeddings = np.load(root / EMBEDDINGS, allow_pickle=False)
-    if embeddings.shape[0] != len(cards):
-        raise BundleError(f"{root / EMBEDDINGS}: {embeddings.shape[0]} rows for {len(cards)} cards")
+    try:
+        embeddings = np.load(root / EMBEDDINGS, allow_pickle=False)
+    except (OSError, ValueError) as err:
+        raise BundleError(f"{root / EMBEDDINGS}: not a float array ({err})") from None
+    if embeddings.ndim != 2 or embeddings.shape[0] != len(cards):
+        raise BundleError(f"{root / EMBEDDINGS}: shape {embeddings.shape} for {len(cards)} cards")
     return Bundle(
         root=root,
         manifest=manifest,
         cards=tuple(cards),
         embeddings=embeddings.astype(np.float32, copy=False),
-        capabilities=json.loads((root / CAPABILITIES).read_text()),
-        runtime=json.loads((root / RUNTIME).read_text()),
+        capabilities=_read_json(root / CAPABILITIES),
+        runtime=_read_json(root / RUNTIME),
     )
 
 
@@ -237,7 +263,10 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
     root = bundle.ltr_path
     if root is None:
         raise BundleError(f"{bundle.root}: no {LTR_DIR}")
-    names = tuple(json.loads((root / LTR_FEATURES).read_text()))
+    raw_names = _read_json(root / LTR_FEATURES)
+    if not isinstance(raw_names, list) or not all(isinstance(n, str) for n in raw_names):
+        raise BundleError(f"{root / LTR_FEATURES}: expected a list of feature names")
+    names = tuple(raw_names)
     unknown = [n for n in names if n not in FEATURE_NAMES]
     if unknown or len(set(names)) != len(names):
         raise BundleError(

@@ -54,6 +54,7 @@ from serving.retrieve import (
 from serving.routing import DomainRouter
 from serving.schema import ToolCard
 from serving.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
+from serving.text import request_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +304,10 @@ class Selector:
     def discover(
         self, request: str, context: SessionContext | Mapping[str, Any] | None = None
     ) -> Discovery:
+        """Decompose `request`, then retrieve, filter and rerank per subgoal. Raises
+        `TypeError` naming the argument for a request that is not a string or a context
+        of the wrong shape."""
+        request = request_text(request, "request")
         ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
         t0 = time.perf_counter()
         subgoals = self.decomposer.decompose(request)
@@ -365,7 +370,7 @@ class Selector:
         limit: int | None = None,
     ) -> list[str]:
         """Discovery for the `search_tools` meta-tool: the widened menu for a free query."""
-        found = self.discover(query, context).ranked()
+        found = self.discover(request_text(query, "query"), context).ranked()
         return found[: limit or self.params.menu_size * 2]
 
     def search_tools_tool(self, context: SessionContext | Mapping[str, Any] | None) -> SearchTools:
@@ -424,6 +429,7 @@ class Selector:
     ) -> list[StepResult]:
         """Discovery again for what an observation asks to do next (`observe.follow_ups`):
         read steps only unless `allow_mutation`, since observations are untrusted text."""
+        observation_text = request_text(observation_text, "observation_text")
         ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
         subgoals = follow_ups(
             observation_text, self.decomposer.decompose, allow_mutation=allow_mutation
