@@ -44,6 +44,18 @@ console = _plain_console(width=None if sys.stdout.isatty() else 160)
 err_console = _plain_console(stderr=True)
 
 BundleOpt = Annotated[Path, typer.Option("--bundle", "-b", help="Selection bundle directory.")]
+VersionOpt = Annotated[
+    str | None,
+    typer.Option("--bundle-version", help="Refuse any bundle but this version (a pin)."),
+]
+PublicKeyOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--public-key",
+        help="Ed25519 public key (PEM): refuse unsigned or wrongly signed bundles "
+        "(default: $TOOLSIFT_BUNDLE_PUBLIC_KEY, if set).",
+    ),
+]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -134,12 +146,16 @@ def discover(
     trace: Annotated[
         Path | None, typer.Option(help="Append this request's trace record to a JSONL file.")
     ] = None,
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
 ) -> None:
     """Decompose a request, retrieve, filter and rerank, and print each subgoal's menu."""
     from serving.disclose import catalog_tokens
     from serving.selector import Selector
 
-    selector = Selector.from_bundle(bundle)
+    selector = Selector.from_bundle(
+        bundle, expect_version=bundle_version, public_key=public_key
+    )
     context: dict[str, object] = {"env": env}
     if connections is not None:
         context["connections"] = _csv(connections)
@@ -204,11 +220,14 @@ def discover(
 def describe(
     tool_id: Annotated[str, typer.Argument(help="A tool id, e.g. github.list_commits.")],
     bundle: BundleOpt,
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
 ) -> None:
     """Print a tool's full card from the bundle's snapshot."""
     from serving.bundle import load_bundle
 
-    cards = {c.tool_id: c for c in load_bundle(bundle).cards}
+    loaded = load_bundle(bundle, expect_version=bundle_version, public_key=public_key)
+    cards = {c.tool_id: c for c in loaded.cards}
     if tool_id not in cards:
         raise LookupError(f"{bundle}: no tool {tool_id!r}")
     sys.stdout.write(json.dumps(cards[tool_id].to_dict(), indent=2) + "\n")
@@ -247,28 +266,77 @@ def check(
 
 
 @bundle_app.command("verify")
-def bundle_verify(path: Annotated[Path, typer.Argument(help="Bundle directory.")]) -> None:
-    """Check the bundle's format version and every file's sha256."""
+def bundle_verify(
+    path: Annotated[Path, typer.Argument(help="Bundle directory.")],
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
+) -> None:
+    """Check the format version, every file's sha256, the version id and (with a public
+    key) the signature; exit 1 when the bundle is invalid."""
     from serving.bundle import BundleError, read_cards, verify_bundle
 
     try:
-        manifest = verify_bundle(path)
+        manifest = verify_bundle(path, expect_version=bundle_version, public_key=public_key)
         read_cards(path)
     except BundleError as err:  # the verdict of a check, so exit 1 like lint findings
         _write_err(error_line(f"invalid bundle: {err}"))
         raise typer.Exit(1) from None
-    console.print(literal(f"ok: {manifest.bundle_version} ({len(manifest.files)} files verified)"))
+    from serving.signing import configured_public_key
+
+    signed = ""
+    if configured_public_key(public_key) is not None:
+        signed = "; signature verified"
+    elif manifest.signature:
+        signed = "; signed, but no public key was given to check it"
+    n_files = len(manifest.files)
+    console.print(literal(f"ok: {manifest.bundle_version} ({n_files} files verified{signed})"))
 
 
 @bundle_app.command("inspect")
-def bundle_inspect(path: Annotated[Path, typer.Argument(help="Bundle directory.")]) -> None:
+def bundle_inspect(
+    path: Annotated[Path, typer.Argument(help="Bundle directory.")],
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
+) -> None:
     """Print the manifest: version, git rev, models, params, metrics."""
     from serving.bundle import verify_bundle
 
-    manifest = verify_bundle(path)
+    manifest = verify_bundle(path, expect_version=bundle_version, public_key=public_key)
     out = manifest.to_dict()
     out["files"] = len(manifest.files)
     sys.stdout.write(json.dumps(out, indent=2) + "\n")
+
+
+@bundle_app.command("sign")
+def bundle_sign(
+    path: Annotated[Path, typer.Argument(help="Bundle directory.")],
+    key: Annotated[Path, typer.Option(help="Ed25519 private key (PEM, unencrypted).")],
+) -> None:
+    """Verify the bundle and write the Ed25519 signature of its version into the manifest."""
+    from serving.bundle import sign_bundle
+
+    manifest = sign_bundle(path, key)
+    console.print(literal(f"signed {manifest.bundle_version} in {path}"))
+
+
+@bundle_app.command("keygen")
+def bundle_keygen(
+    out: Annotated[Path, typer.Argument(help="Writes OUT (private, mode 600) and OUT.pub.")],
+) -> None:
+    """Make an Ed25519 key pair for `bundle sign` / `--public-key`."""
+    import os
+
+    from serving.signing import generate_keypair
+
+    private, public = generate_keypair()
+    pub = out.with_name(out.name + ".pub")
+    if out.exists() or pub.exists():
+        raise FileExistsError(f"{out}: exists; refusing to overwrite a key")
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(private)
+    pub.write_bytes(public)
+    console.print(literal(f"wrote {out} (keep it secret) and {pub}"))
 
 
 @app.command("import")

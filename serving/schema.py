@@ -465,7 +465,9 @@ class LabeledQuery:
 
 # --- bundle manifest ----------------------------------------------------------------
 
-BUNDLE_FORMAT_VERSION = 1
+# 2: the version id covers the whole manifest, not only the file list (format 1 bundles
+# are refused: their params, models and metrics could change under a pinned version)
+BUNDLE_FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,6 +482,7 @@ class BundleManifest:
     feature_names: tuple[str, ...] = ()
     models: Mapping[str, Any] = field(default_factory=dict)
     mlflow_run_id: str = ""
+    signature: str = ""  # Ed25519 over the bundle_version; the one field not addressed
 
     @classmethod
     def from_dict(cls, data: Any) -> BundleManifest:
@@ -507,6 +510,7 @@ class BundleManifest:
             feature_names=_str_tuple(data, "feature_names"),
             models=dict(data.get("models", {})),
             mlflow_run_id=_str(data, "mlflow_run_id", default=""),
+            signature=_str(data, "signature", default=""),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -521,4 +525,5 @@ class BundleManifest:
             "feature_names": list(self.feature_names),
             "models": dict(self.models),
             "files": dict(sorted(self.files.items())),
+            **({"signature": self.signature} if self.signature else {}),
         }

@@ -236,9 +236,15 @@ class Selector:
         reranker: str | None = None,
         policy: RiskPolicy | None = None,
         overrides: Mapping[str, Any] | None = None,
+        expect_version: str | None = None,
+        public_key: Any = None,
     ) -> Selector:
-        """Verify and load a bundle; models load lazily on the first request."""
-        bundle = load_bundle(path)
+        """Verify and load a bundle; models load lazily on the first request.
+
+        `expect_version` pins the bundle (any other version is a `BundleError`);
+        `public_key` (a key or PEM path; default `$TOOLSIFT_BUNDLE_PUBLIC_KEY`) requires a
+        valid signature."""
+        bundle = load_bundle(path, expect_version=expect_version, public_key=public_key)
         params = RuntimeParams.from_dict({**bundle.runtime, **(overrides or {})})
         if reranker is not None:
             params = replace(params, reranker=reranker)

@@ -104,3 +104,24 @@ def test_describe_unknown_tool_and_tampered_bundle(capsys, fixture_bundle, tmp_p
     (copy / "manifest.json").write_bytes(b"\xff\xfe{}")
     code, _, err = run(capsys, "bundle", "verify", str(copy))
     assert code == 1 and "invalid bundle" in one_error_line(err)
+
+
+def test_bundle_version_pin_and_signing_from_the_command_line(capsys, fixture_bundle, tmp_path):
+    copy = tmp_path / "b"
+    shutil.copytree(fixture_bundle, copy)
+    version = json.loads((copy / "manifest.json").read_text())["bundle_version"]
+    code, out, _ = run(capsys, "bundle", "verify", str(copy), "--bundle-version", version)
+    assert code == 0 and version in out
+    code, _, err = run(capsys, "describe", "slack.post_message", "--bundle", str(copy),
+                       "--bundle-version", "b-0000")
+    assert code == 2 and f"holds bundle {version}, expected b-0000" in one_error_line(err)
+    key = tmp_path / "key"
+    assert run(capsys, "bundle", "keygen", str(key))[0] == 0
+    assert run(capsys, "bundle", "keygen", str(key))[0] == 2  # never overwrites a key
+    code, _, err = run(capsys, "bundle", "verify", str(copy), "--public-key", f"{key}.pub")
+    assert code == 1 and "unsigned" in one_error_line(err)
+    assert run(capsys, "bundle", "sign", str(copy), "--key", str(key))[0] == 0
+    code, out, _ = run(capsys, "bundle", "verify", str(copy), "--public-key", f"{key}.pub")
+    assert code == 0 and "signature verified" in out
+    code, _, err = run(capsys, "bundle", "sign", str(copy), "--key", f"{key}.pub")
+    assert code == 2 and "not an unencrypted PEM private key" in one_error_line(err)
