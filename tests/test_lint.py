@@ -313,6 +313,12 @@ def test_every_code_has_a_trigger_in_this_file():
         "risk_derived",
         "near_duplicate_skipped",
         "risk_below_name",
+        # tests/test_lint_classes.py
+        "addressed_to_model",
+        "claims_about_tools",
+        "moves_data",
+        "executable_payload",
+        "hidden_by_layout",
     }
     assert tested == set(SEVERITY)
 

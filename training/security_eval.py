@@ -19,6 +19,10 @@
    exported from the approved, lint-clean cards only).
 4. Policy: the risk decision of every poisoned write tool equals its clean original's
    (decisions read only tool id and risk, never text); a mismatch fails the stage.
+5. Generalisation, reported apart from step 2: the share of a second poisoned set
+   (`training.core.poison_styles`, styles unlike the first set's) flagged at error
+   severity (`lint_second_set`), and with `--real-catalog` the false alarms on a real
+   catalog such as StableToolBench's (`lint_real`: tools with an error security finding).
 
 The ledger scenarios model a reviewer: "ledger only" approves every tool installed
 (before the rug pulls); "after" approves only tools `toolsift approve` accepts (no
@@ -56,6 +60,7 @@ from serving.schema import LabeledQuery, ToolCard
 from training.core.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
+from training.core.poison_styles import POISON_CLASSES, second_set
 
 log = logging.getLogger(__name__)
 SECTION = "security"
@@ -228,6 +233,42 @@ def lint_rates(
         "poisoned_error_codes": count_findings(codes)["by_code"],
         "by_kind": by_kind,
         "n_current_tools": len(current),
+    }
+
+
+def second_set_rates(
+    clean: Sequence[ToolCard], config: LintConfig | None, *, seed: int = 0
+) -> dict[str, Any]:
+    """The second poisoned set installed beside the clean catalog: the share flagged by an
+    error-severity security finding, overall and per class, and what was missed."""
+    poisoned = second_set(clean, seed=seed)
+    flagged = security_error_ids(lint_catalog([*clean, *(p.card for p in poisoned)], config=config))
+    by_class = {}
+    for cls in POISON_CLASSES:
+        items = [p for p in poisoned if p.poison_class == cls]
+        by_class[cls] = {
+            "n": len(items),
+            "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in items), len(items)),
+        }
+    return {
+        "n": len(poisoned),
+        "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in poisoned), len(poisoned)),
+        "by_class": by_class,
+        "missed": [p.card.tool_id for p in poisoned if p.card.tool_id not in flagged],
+    }
+
+
+def real_false_alarms(cards: Sequence[ToolCard], config: LintConfig | None) -> dict[str, Any]:
+    """Error-severity security findings on a real catalog, all of whose tools are taken as
+    benign: the share of tools flagged and which codes fired."""
+    findings = lint_catalog(cards, config=config)
+    flagged = sorted(security_error_ids(findings))
+    codes = [f for f in findings if f.tool_id in set(flagged) and f.severity == "error"]
+    return {
+        "n_tools": len(cards),
+        "false_positive_rate": _ratio(len(flagged), len(cards)),
+        "flagged_tools": flagged[:50],
+        "error_codes": count_findings(codes)["by_code"],
     }
 
 
@@ -414,6 +455,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--work-dir", help="keep the bundles here (default: a temp dir)")
     parser.add_argument("--retriever", help="bi-encoder dir (default: packaged MiniLM)")
     parser.add_argument("--no-mlflow", action="store_true", help="do not log to MLflow")
+    parser.add_argument(
+        "--real-catalog", help="a real catalog (JSONL) whose lint false alarms are reported"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
@@ -445,6 +489,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
             work_dir=work_dir,
         )
+    metrics["lint_second_set"] = second_set_rates(
+        catalog.items, params.lint_config(), seed=params.seed
+    )
+    if args.real_catalog:
+        real = load_catalog(args.real_catalog)
+        metrics["lint_real"] = {
+            "catalog": args.real_catalog,
+            **real_false_alarms(real.items, params.lint_config()),
+        }
     metrics["gates"] = check_gates(metrics, params)
     metrics["seconds"] = round(time.perf_counter() - t0, 1)
     write_metrics(args.metrics, metrics)
@@ -459,7 +512,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"(lint or ledger {lint['poisoned_flagged_by_lint_or_ledger_rate']:.1%}); poisoned in "
         f"menu {before['poisoned_in_menu_rate']:.1%} -> {after['poisoned_in_menu_rate']:.1%}, "
         f"top-1 {before['poisoned_top1_rate']:.1%} -> {after['poisoned_top1_rate']:.1%} over "
-        f"{before['n_requests']} requests; gates {verdict}"
+        f"{before['n_requests']} requests; second set flagged "
+        f"{metrics['lint_second_set']['flagged_rate']:.1%}; gates {verdict}"
         f" -> {args.metrics} in {metrics['seconds']:.0f}s"
     )
     if metrics["risk_policy"]["mismatches"]:
