@@ -9,8 +9,12 @@ from serving.catalog.lint import lint_catalog
 from serving.catalog.poison_rules import other_server_claims, poison_findings
 from serving.io import load_catalog
 from serving.schema import ToolCard
-from training.core.poison_styles import SECOND_SET_TEXTS, second_set
-from training.security_eval import real_false_alarms, second_set_rates
+from training.core.poison_styles import (
+    SECOND_SET_TEXTS,
+    real_false_alarms,
+    second_set,
+    second_set_rates,
+)
 
 
 @pytest.fixture(scope="module")

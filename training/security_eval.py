@@ -60,7 +60,7 @@ from serving.schema import LabeledQuery, ToolCard
 from training.core.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
-from training.core.poison_styles import POISON_CLASSES, second_set
+from training.core.poison_styles import real_false_alarms, second_set_rates
 
 log = logging.getLogger(__name__)
 SECTION = "security"
@@ -233,42 +233,6 @@ def lint_rates(
         "poisoned_error_codes": count_findings(codes)["by_code"],
         "by_kind": by_kind,
         "n_current_tools": len(current),
-    }
-
-
-def second_set_rates(
-    clean: Sequence[ToolCard], config: LintConfig | None, *, seed: int = 0
-) -> dict[str, Any]:
-    """The second poisoned set installed beside the clean catalog: the share flagged by an
-    error-severity security finding, overall and per class, and what was missed."""
-    poisoned = second_set(clean, seed=seed)
-    flagged = security_error_ids(lint_catalog([*clean, *(p.card for p in poisoned)], config=config))
-    by_class = {}
-    for cls in POISON_CLASSES:
-        items = [p for p in poisoned if p.poison_class == cls]
-        by_class[cls] = {
-            "n": len(items),
-            "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in items), len(items)),
-        }
-    return {
-        "n": len(poisoned),
-        "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in poisoned), len(poisoned)),
-        "by_class": by_class,
-        "missed": [p.card.tool_id for p in poisoned if p.card.tool_id not in flagged],
-    }
-
-
-def real_false_alarms(cards: Sequence[ToolCard], config: LintConfig | None) -> dict[str, Any]:
-    """Error-severity security findings on a real catalog, all of whose tools are taken as
-    benign: the share of tools flagged and which codes fired."""
-    findings = lint_catalog(cards, config=config)
-    flagged = sorted(security_error_ids(findings))
-    codes = [f for f in findings if f.tool_id in set(flagged) and f.severity == "error"]
-    return {
-        "n_tools": len(cards),
-        "false_positive_rate": _ratio(len(flagged), len(cards)),
-        "flagged_tools": flagged[:50],
-        "error_codes": count_findings(codes)["by_code"],
     }
 
 

@@ -343,18 +343,16 @@ def run_probes(
 
 
 def lint_section(real: Path | None, demo: Path | None) -> list[str]:
-    from serving.catalog.findings import SECURITY_CODES
-    from serving.catalog.lint import lint_catalog
-    from training.security_eval import second_set_rates
+    from training.core.poison_styles import real_false_alarms, second_set_rates
 
     lines = []
     if real is not None:
-        cards = load_catalog(real).items
-        flagged = {f.tool_id for f in lint_catalog(cards)
-                   if f.severity == "error" and f.code in SECURITY_CODES}
+        alarms = real_false_alarms(load_catalog(real).items, None)
+        n_flagged = round(alarms["false_positive_rate"] * alarms["n_tools"])
         lines.append(
             f"- Error-severity security false alarms on `{real.parent.name}/{real.name}`: "
-            f"{len(flagged)} of {len(cards)} tools ({len(flagged) / max(len(cards), 1):.2%})."
+            f"{n_flagged} of {alarms['n_tools']} tools ({alarms['false_positive_rate']:.2%}; "
+            f"codes {alarms['error_codes']})."
         )
     if demo is not None:
         rates = second_set_rates(load_catalog(demo).items, None)

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from serving.catalog.findings import LintConfig, count_findings, error_tool_ids
+from serving.catalog.lint import lint_catalog
 from serving.schema import ToolCard
 
 POISON_CLASSES = ("addressed_to_model", "other_tools", "data_movement", "payload", "layout")
@@ -205,3 +207,47 @@ def second_set(
         poisoned = ToolCard.from_dict(poisoned.to_dict())  # validated like any loaded card
         out.append(StyledPoison(poisoned, card.tool_id, cls, index))
     return out
+
+
+# --- measuring the lint on this set and on real catalogs ----------------------------------
+
+
+def _ratio(num: int, den: int) -> float:
+    return round(num / den, 4) if den else 0.0
+
+
+def second_set_rates(
+    clean: Sequence[ToolCard], config: LintConfig | None, *, seed: int = 0
+) -> dict[str, Any]:
+    """The second poisoned set installed beside the clean catalog: the share flagged by an
+    error-severity security finding, overall and per class, and what was missed."""
+    poisoned = second_set(clean, seed=seed)
+    findings = lint_catalog([*clean, *(p.card for p in poisoned)], config=config)
+    flagged = error_tool_ids(findings, security_only=True)
+    by_class = {}
+    for cls in POISON_CLASSES:
+        items = [p for p in poisoned if p.poison_class == cls]
+        by_class[cls] = {
+            "n": len(items),
+            "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in items), len(items)),
+        }
+    return {
+        "n": len(poisoned),
+        "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in poisoned), len(poisoned)),
+        "by_class": by_class,
+        "missed": [p.card.tool_id for p in poisoned if p.card.tool_id not in flagged],
+    }
+
+
+def real_false_alarms(cards: Sequence[ToolCard], config: LintConfig | None) -> dict[str, Any]:
+    """Error-severity security findings on a real catalog, all of whose tools are taken as
+    benign: the share of tools flagged and which codes fired."""
+    findings = lint_catalog(cards, config=config)
+    flagged = sorted(error_tool_ids(findings, security_only=True))
+    codes = [f for f in findings if f.tool_id in set(flagged) and f.severity == "error"]
+    return {
+        "n_tools": len(cards),
+        "false_positive_rate": _ratio(len(flagged), len(cards)),
+        "flagged_tools": flagged[:50],
+        "error_codes": count_findings(codes)["by_code"],
+    }
