@@ -40,8 +40,9 @@ studies: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# the property-based suite runs many more examples here (tests/conftest.py profiles)
 test-all: $(STAMP)
-	$(PY) -m pytest
+	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check serving features training tests

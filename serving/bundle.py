@@ -11,7 +11,13 @@ Layout (format version 1), every file hashed in `manifest.json`:
     bm25/                    the bm25s index over `ToolCard.index_text()` tokens
     capabilities.json        operation -> row ids, entity -> row ids
     runtime.json             the runtime params the bundle was measured with
-A bundle's version id is content-addressed: the hash of its sorted file hashes.
+A bundle's version id is content-addressed: the hash of the whole manifest (file hashes,
+params, models, metrics, git rev, created_at, ...) but its own `bundle_version` and
+`signature`, so changing anything that changes behaviour or provenance changes the id and
+a pinned version (`expect_version`) refuses it. Only the top-level `manifest.json` is
+left out of the file list. Optionally the manifest carries an Ed25519 signature of the
+version (`serving.signing`); with a public key configured, an unsigned or wrongly signed
+bundle is refused.
 """
 
 from __future__ import annotations
@@ -21,13 +27,21 @@ import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from serving.io import parse_json_line
 from serving.schema import BUNDLE_FORMAT_VERSION, BundleManifest, FieldError, ToolCard
+from serving.signing import (
+    SignatureError,
+    configured_public_key,
+    load_private_key,
+    sign_version,
+    verify_version,
+)
 from serving.vocab import parse_capability
 
 log = logging.getLogger(__name__)
@@ -57,19 +71,26 @@ def sha256_file(path: Path) -> str:
 
 
 def hash_tree(root: Path) -> dict[str, str]:
-    """sha256 of every file under root except the manifest, keyed by posix relative path."""
+    """sha256 of every file under root except the top-level manifest (a `manifest.json`
+    deeper down is content like any other), keyed by posix relative path."""
     out = {}
     for path in sorted(root.rglob("*")):
-        if path.is_file() and path.name != MANIFEST:
-            out[path.relative_to(root).as_posix()] = sha256_file(path)
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and rel != MANIFEST:
+            out[rel] = sha256_file(path)
     return out
 
 
-def content_version(files: Mapping[str, str]) -> str:
-    digest = hashlib.sha256()
-    for rel, sha in sorted(files.items()):
-        digest.update(f"{rel}\0{sha}\n".encode())
-    return "b-" + digest.hexdigest()[:16]
+UNADDRESSED = ("bundle_version", "signature")  # what the version id cannot cover
+
+
+def content_version(manifest: BundleManifest | Mapping[str, Any]) -> str:
+    """The version id: sha256 of the canonical JSON of every manifest field except
+    `UNADDRESSED` (128 bits, so a pin cannot be matched by a forged manifest)."""
+    data = manifest.to_dict() if isinstance(manifest, BundleManifest) else dict(manifest)
+    body = {k: v for k, v in data.items() if k not in UNADDRESSED}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "b-" + hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
 
 
 def build_capability_index(cards: Sequence[ToolCard]) -> dict[str, dict[str, list[int]]]:
@@ -111,7 +132,7 @@ def finalize_manifest(
     files = hash_tree(root)
     manifest = BundleManifest(
         format_version=BUNDLE_FORMAT_VERSION,
-        bundle_version=content_version(files),
+        bundle_version="",
         created_at=created_at,
         git_rev=git_rev,
         files=files,
@@ -121,20 +142,33 @@ def finalize_manifest(
         models=dict(models or {}),
         mlflow_run_id=mlflow_run_id,
     )
-    (root / MANIFEST).write_text(json.dumps(manifest.to_dict(), indent=2, sort_keys=True) + "\n")
+    manifest = replace(manifest, bundle_version=content_version(manifest))
+    write_manifest(root, manifest)
     return manifest
 
 
-def verify_bundle(root: str | Path) -> BundleManifest:
-    """Check the format version and every file hash; raise BundleError naming the file."""
+def write_manifest(root: Path, manifest: BundleManifest) -> None:
+    text = json.dumps(manifest.to_dict(), indent=2, sort_keys=True, allow_nan=False)
+    (root / MANIFEST).write_text(text + "\n", encoding="utf-8")
+
+
+def verify_bundle(
+    root: str | Path, *, expect_version: str | None = None, public_key: Any = None
+) -> BundleManifest:
+    """Check the format version, every file hash and the version id; raise BundleError
+    naming the file. `expect_version`: refuse any other version (a pin). `public_key`
+    (an Ed25519 public key, a PEM path, or None for `$TOOLSIFT_BUNDLE_PUBLIC_KEY`; False:
+    no check): refuse a bundle that is unsigned or signed by another key."""
     root = Path(root)
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         raise BundleError(f"{root}: not a bundle (no {MANIFEST})")
     try:
-        manifest = BundleManifest.from_dict(json.loads(manifest_path.read_text()))
-    except (json.JSONDecodeError, FieldError) as err:
+        manifest = BundleManifest.from_dict(parse_json_line(manifest_path.read_bytes()))
+    except FieldError as err:
         raise BundleError(f"{manifest_path}: unreadable manifest: {err}") from None
+    except OSError as err:
+        raise BundleError(f"{manifest_path}: cannot read: {err.strerror}") from None
     if manifest.format_version != BUNDLE_FORMAT_VERSION:
         raise BundleError(
             f"{manifest_path}: bundle format {manifest.format_version}, this runtime reads "
@@ -151,18 +185,56 @@ def verify_bundle(root: str | Path) -> BundleManifest:
         raise BundleError(
             f"{root / extra[0]}: not listed in the manifest (file added after export)"
         )
-    if content_version(manifest.files) != manifest.bundle_version:
-        raise BundleError(f"{manifest_path}: bundle_version does not match the file hashes")
+    if content_version(manifest) != manifest.bundle_version:
+        raise BundleError(
+            f"{manifest_path}: bundle_version does not match the manifest's contents "
+            "(the manifest was edited after export)"
+        )
+    if expect_version is not None and manifest.bundle_version != expect_version:
+        raise BundleError(
+            f"{root}: holds bundle {manifest.bundle_version}, expected {expect_version} "
+            "(the pinned version)"
+        )
+    try:
+        key = configured_public_key(public_key)
+        if key is not None:
+            verify_version(manifest.bundle_version, manifest.signature, key)
+    except SignatureError as err:
+        raise BundleError(f"{manifest_path}: {err}") from None
     return manifest
 
 
+def sign_bundle(root: str | Path, private_key_path: str | Path) -> BundleManifest:
+    """Verify the bundle, then write the Ed25519 signature of its version into the
+    manifest (the version does not change: the signature is not addressed)."""
+    root = Path(root)
+    manifest = verify_bundle(root, public_key=False)
+    try:
+        signature = sign_version(manifest.bundle_version, load_private_key(private_key_path))
+    except SignatureError as err:
+        raise BundleError(str(err)) from None
+    signed = replace(manifest, signature=signature)
+    write_manifest(root, signed)
+    return signed
+
+
 def read_cards(root: Path) -> list[ToolCard]:
+    """The card snapshot; any unreadable line is a `BundleError` naming file:line (a
+    bundle is all or nothing, unlike a catalog, whose bad lines are skipped)."""
     cards = []
     path = root / CARDS
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        rec = json.loads(line)
-        expected = rec.pop("description_sha256", None)
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError as err:
+        raise BundleError(f"{path}: cannot read: {err.strerror}") from None
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
         try:
+            rec = parse_json_line(line)
+            if not isinstance(rec, dict):
+                raise FieldError("<record>", "expected a JSON object")
+            expected = rec.pop("description_sha256", None)
             card = ToolCard.from_dict(rec)
         except FieldError as err:
             raise BundleError(f"{path}:{lineno}: {err}") from None
@@ -172,6 +244,16 @@ def read_cards(root: Path) -> list[ToolCard]:
             )
         cards.append(card)
     return cards
+
+
+def _read_json(path: Path) -> Any:
+    """A JSON file of the bundle, or a `BundleError` naming it."""
+    try:
+        return parse_json_line(path.read_bytes())
+    except FieldError as err:
+        raise BundleError(f"{path}: {err}") from None
+    except OSError as err:
+        raise BundleError(f"{path}: cannot read: {err.strerror}") from None
 
 
 @dataclass(frozen=True)
@@ -202,20 +284,26 @@ class Bundle:
         return self.root / BM25_DIR
 
 
-def load_bundle(root: str | Path) -> Bundle:
+def load_bundle(
+    root: str | Path, *, expect_version: str | None = None, public_key: Any = None
+) -> Bundle:
+    """Verify (see `verify_bundle`) and load a bundle's cards, embeddings and indexes."""
     root = Path(root)
-    manifest = verify_bundle(root)
+    manifest = verify_bundle(root, expect_version=expect_version, public_key=public_key)
     cards = read_cards(root)
-    embeddings = np.load(root / EMBEDDINGS, allow_pickle=False)
-    if embeddings.shape[0] != len(cards):
-        raise BundleError(f"{root / EMBEDDINGS}: {embeddings.shape[0]} rows for {len(cards)} cards")
+    try:
+        embeddings = np.load(root / EMBEDDINGS, allow_pickle=False)
+    except (OSError, ValueError) as err:
+        raise BundleError(f"{root / EMBEDDINGS}: not a float array ({err})") from None
+    if embeddings.ndim != 2 or embeddings.shape[0] != len(cards):
+        raise BundleError(f"{root / EMBEDDINGS}: shape {embeddings.shape} for {len(cards)} cards")
     return Bundle(
         root=root,
         manifest=manifest,
         cards=tuple(cards),
         embeddings=embeddings.astype(np.float32, copy=False),
-        capabilities=json.loads((root / CAPABILITIES).read_text()),
-        runtime=json.loads((root / RUNTIME).read_text()),
+        capabilities=_read_json(root / CAPABILITIES),
+        runtime=_read_json(root / RUNTIME),
     )
 
 
@@ -237,7 +325,10 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
     root = bundle.ltr_path
     if root is None:
         raise BundleError(f"{bundle.root}: no {LTR_DIR}")
-    names = tuple(json.loads((root / LTR_FEATURES).read_text()))
+    raw_names = _read_json(root / LTR_FEATURES)
+    if not isinstance(raw_names, list) or not all(isinstance(n, str) for n in raw_names):
+        raise BundleError(f"{root / LTR_FEATURES}: expected a list of feature names")
+    names = tuple(raw_names)
     unknown = [n for n in names if n not in FEATURE_NAMES]
     if unknown or len(set(names)) != len(names):
         raise BundleError(

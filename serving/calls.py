@@ -57,12 +57,18 @@ def check_call(
 ) -> CallVerdict:
     gated = gate(tool_id, active)
     if not gated.allowed:
-        return CallVerdict(tool_id, "not_available", detail=dict(gated.error))
+        return CallVerdict(gated.tool_id, "not_available", detail=dict(gated.error))
+    if not isinstance(args, Mapping):
+        problem = f"arguments: expected an object, got {type(args).__name__}"
+        return CallVerdict(tool_id, "invalid_arguments", errors=(problem,))
     if tool_id == SEARCH_TOOLS_NAME:  # the meta-tool only reads the catalog
         errors = schema_errors(SEARCH_TOOLS_DEFINITION["input_schema"], args)
         status = "invalid_arguments" if errors else Decision.ALLOW.value
         return CallVerdict(tool_id, status, errors=tuple(errors), reason="meta-tool")
-    card = cards[tool_id]
+    card = cards.get(tool_id)
+    if card is None:  # in the active set but not in this catalog: refuse, never KeyError
+        detail = {"error": "tool_not_available", "tool_id": tool_id, "available": []}
+        return CallVerdict(tool_id, "not_available", detail=detail)
     errors = validate_arguments(card, args, subgoal_mutates=subgoal.mutation, context=context)
     if errors:
         return CallVerdict(tool_id, "invalid_arguments", errors=tuple(errors))

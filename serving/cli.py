@@ -1,17 +1,26 @@
-"""`toolsift`: the command line over the runtime and the data formats."""
+"""`toolsift`: the command line over the runtime and the data formats.
+
+Run through `main()`: every failure is one line `toolsift: error: ...` on stderr and exit
+code 2 (`--debug` adds the traceback); exit 1 means findings (lint, check, a refused
+approval). Text that comes from data or from the user is printed literally: the consoles
+interpret no markup, and control characters are escaped (`literal`).
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 import sys
+import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import click
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 if TYPE_CHECKING:
     from serving.catalog.findings import LintConfig
@@ -23,20 +32,98 @@ app = typer.Typer(
 )
 bundle_app = typer.Typer(help="Check and look inside selection bundles.", no_args_is_help=True)
 app.add_typer(bundle_app, name="bundle")
-console = Console(width=160) if not sys.stdout.isatty() else Console()
-err_console = Console(stderr=True)
+# markup, emoji codes and highlighting off: a tool id or request holding `[/bold]` or
+# `:x:` is shown as written (and cannot crash the renderer); soft wrap keeps paths whole
+def _plain_console(*, stderr: bool = False, width: int | None = None) -> Console:
+    return Console(
+        stderr=stderr, width=width, markup=False, emoji=False, highlight=False, soft_wrap=True
+    )
+
+
+console = _plain_console(width=None if sys.stdout.isatty() else 160)
+err_console = _plain_console(stderr=True)
 
 BundleOpt = Annotated[Path, typer.Option("--bundle", "-b", help="Selection bundle directory.")]
+VersionOpt = Annotated[
+    str | None,
+    typer.Option("--bundle-version", help="Refuse any bundle but this version (a pin)."),
+]
+PublicKeyOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--public-key",
+        help="Ed25519 public key (PEM): refuse unsigned or wrongly signed bundles "
+        "(default: $TOOLSIFT_BUNDLE_PUBLIC_KEY, if set).",
+    ),
+]
 
 
 def _csv(value: str | None) -> list[str] | None:
     return None if value is None else [v.strip() for v in value.split(",") if v.strip()]
 
 
+def literal(text: object) -> str:
+    """Data or user text made safe for a terminal: controls, bidi and zero-width
+    characters escaped as `\\u{..}`, lone surrogates (undecodable argv bytes) replaced."""
+    from serving.catalog.findings import terminal_safe
+
+    safe = str(text).encode("utf-8", "replace").decode("utf-8")
+    return terminal_safe(safe)
+
+
+def error_line(err: BaseException | str) -> str:
+    """One line for any failure: multi-line messages (several bad lines) joined by `; `."""
+    text = err if isinstance(err, str) else (str(err) or type(err).__name__)
+    if isinstance(err, KeyError | TypeError) and not isinstance(err, str):
+        text = f"{type(err).__name__}: {text}"
+    parts = [p.strip() for p in text.splitlines() if p.strip()]
+    return "toolsift: error: " + literal("; ".join(parts) or text)
+
+
+def _write_err(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The `toolsift` entry point: run a command, turn any failure into one error line.
+
+    Returns the exit code: 0 ok, 1 findings, 2 an error (usage included), 130 interrupted.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        code = app(args=args, prog_name="toolsift", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as err:
+        err.show()
+        return 2
+    except click.ClickException as err:  # usage errors: bad options, missing arguments
+        if debug:
+            traceback.print_exc()
+        ctx = getattr(err, "ctx", None)
+        where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        _write_err(error_line(err.format_message()) + literal(where))
+        return 2
+    except click.Abort:
+        _write_err("toolsift: error: aborted")
+        return 130
+    except Exception as err:  # noqa: BLE001 - the one place every failure becomes a line
+        if debug:
+            traceback.print_exc()
+        _write_err(error_line(err))
+        return 2
+    return code if isinstance(code, int) else 0
+
+
 @app.callback()
-def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log to stderr.")] = False):
+def _main(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log to stderr.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the traceback of an error.")
+    ] = False,
+):
     logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
+        level=logging.DEBUG if debug else logging.INFO if verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
 
@@ -59,12 +146,16 @@ def discover(
     trace: Annotated[
         Path | None, typer.Option(help="Append this request's trace record to a JSONL file.")
     ] = None,
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
 ) -> None:
     """Decompose a request, retrieve, filter and rerank, and print each subgoal's menu."""
     from serving.disclose import catalog_tokens
     from serving.selector import Selector
 
-    selector = Selector.from_bundle(bundle)
+    selector = Selector.from_bundle(
+        bundle, expect_version=bundle_version, public_key=public_key
+    )
     context: dict[str, object] = {"env": env}
     if connections is not None:
         context["connections"] = _csv(connections)
@@ -85,8 +176,13 @@ def discover(
         sg = step.subgoal
         kind = "write" if sg.mutation else "read"
         console.print(
-            f"[bold]subgoal {i}[/bold] ({kind}; ops={','.join(sg.operations) or '-'}; "
-            f"entities={','.join(sg.entities) or '-'}): {sg.text}"
+            Text.assemble(
+                (f"subgoal {i}", "bold"),
+                literal(
+                    f" ({kind}; ops={','.join(sg.operations) or '-'}; "
+                    f"entities={','.join(sg.entities) or '-'}): {sg.text}"
+                ),
+            )
         )
         table = Table(show_header=True, header_style="bold")
         for col in ("#", "tool", "relevance", "risk", "policy"):
@@ -95,9 +191,8 @@ def discover(
         for rank, cand in enumerate(step.menu, start=1):
             card = selector.cards[cand.tool_id]
             decision = step.decisions[cand.tool_id].decision
-            table.add_row(
-                str(rank), cand.tool_id, f"{cand.score:.3f}", card.risk, str(decision), card.summary
-            )
+            cells = (rank, cand.tool_id, f"{cand.score:.3f}", card.risk, decision, card.summary)
+            table.add_row(*(Text(literal(c)) for c in cells))  # Text: never parsed as markup
         console.print(table)
         n_filtered = sum(1 for _, why in step.dropped if why.startswith("filter:"))
         console.print(
@@ -106,11 +201,18 @@ def discover(
         )
     if result.request_step is not None:
         top = result.ranked()[: selector.params.menu_size]
-        console.print(f"[bold]whole request[/bold], fused with its subgoals: {', '.join(top)}")
+        console.print(
+            Text.assemble(
+                ("whole request", "bold"),
+                literal(f", fused with its subgoals: {', '.join(top)}"),
+            )
+        )
     console.print(
-        f"[bold]prompt tokens[/bold]: {result.menu_tokens} for all menus vs {whole:,} to show "
-        f"the whole catalog ({len(selector.cards):,} tools); "
-        f"{result.timings_ms['total']:.0f} ms"
+        Text.assemble(
+            ("prompt tokens", "bold"),
+            f": {result.menu_tokens} for all menus vs {whole:,} to show the whole catalog "
+            f"({len(selector.cards):,} tools); {result.timings_ms['total']:.0f} ms",
+        )
     )
 
 
@@ -118,14 +220,16 @@ def discover(
 def describe(
     tool_id: Annotated[str, typer.Argument(help="A tool id, e.g. github.list_commits.")],
     bundle: BundleOpt,
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
 ) -> None:
     """Print a tool's full card from the bundle's snapshot."""
     from serving.bundle import load_bundle
 
-    cards = {c.tool_id: c for c in load_bundle(bundle).cards}
+    loaded = load_bundle(bundle, expect_version=bundle_version, public_key=public_key)
+    cards = {c.tool_id: c for c in loaded.cards}
     if tool_id not in cards:
-        err_console.print(f"{bundle}: no tool {tool_id!r}")
-        raise typer.Exit(1)
+        raise LookupError(f"{bundle}: no tool {tool_id!r}")
     sys.stdout.write(json.dumps(cards[tool_id].to_dict(), indent=2) + "\n")
 
 
@@ -142,56 +246,97 @@ def check(
     ] = None,
 ) -> None:
     """Validate a catalog, trace or labeled-query file; print each bad line's file:line: field."""
-    from serving.io import InputError, LoadResult, load_catalog, load_queries, load_traces
+    from serving.io import LoadResult, load_catalog, load_queries, load_traces
 
-    try:
-        known = [c.tool_id for c in load_catalog(catalog).items] if catalog else None
-        result: LoadResult[Any]
-        if kind == "catalog":
-            result = load_catalog(path, strict=strict, quarantine=quarantine)
-        elif kind == "traces":
-            result = load_traces(path, known_tools=known, strict=strict, quarantine=quarantine)
-        elif kind == "queries":
-            result = load_queries(path, known_tools=known, strict=strict, quarantine=quarantine)
-        else:
-            raise typer.BadParameter(f"{kind!r}: expected catalog, traces or queries")
-    except InputError as err:
-        err_console.print(str(err))
-        raise typer.Exit(2) from None
+    known = [c.tool_id for c in load_catalog(catalog).items] if catalog else None
+    result: LoadResult[Any]
+    if kind == "catalog":
+        result = load_catalog(path, strict=strict, quarantine=quarantine)
+    elif kind == "traces":
+        result = load_traces(path, known_tools=known, strict=strict, quarantine=quarantine)
+    elif kind == "queries":
+        result = load_queries(path, known_tools=known, strict=strict, quarantine=quarantine)
+    else:
+        raise typer.BadParameter(f"{kind!r}: expected catalog, traces or queries")
     for error in result.errors:
-        err_console.print(str(error))
-    console.print(result.summary(str(path)))
+        _write_err(literal(error))
+    console.print(literal(result.summary(str(path))))
     if result.errors:
         raise typer.Exit(1)
 
 
 @bundle_app.command("verify")
-def bundle_verify(path: Annotated[Path, typer.Argument(help="Bundle directory.")]) -> None:
-    """Check the bundle's format version and every file's sha256."""
+def bundle_verify(
+    path: Annotated[Path, typer.Argument(help="Bundle directory.")],
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
+) -> None:
+    """Check the format version, every file's sha256, the version id and (with a public
+    key) the signature; exit 1 when the bundle is invalid."""
     from serving.bundle import BundleError, read_cards, verify_bundle
 
     try:
-        manifest = verify_bundle(path)
+        manifest = verify_bundle(path, expect_version=bundle_version, public_key=public_key)
         read_cards(path)
-    except BundleError as err:
-        err_console.print(f"[red]invalid bundle[/red]: {err}")
+    except BundleError as err:  # the verdict of a check, so exit 1 like lint findings
+        _write_err(error_line(f"invalid bundle: {err}"))
         raise typer.Exit(1) from None
-    console.print(f"ok: {manifest.bundle_version} ({len(manifest.files)} files verified)")
+    from serving.signing import configured_public_key
+
+    signed = ""
+    if configured_public_key(public_key) is not None:
+        signed = "; signature verified"
+    elif manifest.signature:
+        signed = "; signed, but no public key was given to check it"
+    n_files = len(manifest.files)
+    console.print(literal(f"ok: {manifest.bundle_version} ({n_files} files verified{signed})"))
 
 
 @bundle_app.command("inspect")
-def bundle_inspect(path: Annotated[Path, typer.Argument(help="Bundle directory.")]) -> None:
+def bundle_inspect(
+    path: Annotated[Path, typer.Argument(help="Bundle directory.")],
+    bundle_version: VersionOpt = None,
+    public_key: PublicKeyOpt = None,
+) -> None:
     """Print the manifest: version, git rev, models, params, metrics."""
-    from serving.bundle import BundleError, verify_bundle
+    from serving.bundle import verify_bundle
 
-    try:
-        manifest = verify_bundle(path)
-    except BundleError as err:
-        err_console.print(f"[red]invalid bundle[/red]: {err}")
-        raise typer.Exit(1) from None
+    manifest = verify_bundle(path, expect_version=bundle_version, public_key=public_key)
     out = manifest.to_dict()
     out["files"] = len(manifest.files)
     sys.stdout.write(json.dumps(out, indent=2) + "\n")
+
+
+@bundle_app.command("sign")
+def bundle_sign(
+    path: Annotated[Path, typer.Argument(help="Bundle directory.")],
+    key: Annotated[Path, typer.Option(help="Ed25519 private key (PEM, unencrypted).")],
+) -> None:
+    """Verify the bundle and write the Ed25519 signature of its version into the manifest."""
+    from serving.bundle import sign_bundle
+
+    manifest = sign_bundle(path, key)
+    console.print(literal(f"signed {manifest.bundle_version} in {path}"))
+
+
+@bundle_app.command("keygen")
+def bundle_keygen(
+    out: Annotated[Path, typer.Argument(help="Writes OUT (private, mode 600) and OUT.pub.")],
+) -> None:
+    """Make an Ed25519 key pair for `bundle sign` / `--public-key`."""
+    import os
+
+    from serving.signing import generate_keypair
+
+    private, public = generate_keypair()
+    pub = out.with_name(out.name + ".pub")
+    if out.exists() or pub.exists():
+        raise FileExistsError(f"{out}: exists; refusing to overwrite a key")
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(private)
+    pub.write_bytes(public)
+    console.print(literal(f"wrote {out} (keep it secret) and {pub}"))
 
 
 @app.command("import")
@@ -205,16 +350,9 @@ def import_command(
     connection: Annotated[str | None, typer.Option(help="Connection (default: server).")] = None,
 ) -> None:
     """Turn a tool list into tool cards; derived fields are marked as derived."""
-    from serving.catalog.importers import ImporterError
-    from serving.io import InputError
-
-    try:
-        summary = run_import(path, format, server, out, trust, domain=domain, connection=connection)
-    except (InputError, ImporterError) as err:
-        err_console.print(str(err))
-        raise typer.Exit(2) from None
-    for line in summary.get("errors", []):
-        err_console.print(line)
+    summary = run_import(path, format, server, out, trust, domain=domain, connection=connection)
+    for line in [*summary.get("errors", []), *summary.get("warnings", [])]:
+        _write_err(literal(line))
     sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     if summary.get("errors"):
         raise typer.Exit(1)
@@ -232,13 +370,7 @@ def lint(
     ] = None,
 ) -> None:
     """Quality and security findings per tool, with a fix hint; exit 1 on any error."""
-    from serving.io import InputError
-
-    try:
-        code, text = run_lint(catalog, as_json=as_json, embed=embed, ledger_path=ledger)
-    except InputError as err:
-        err_console.print(str(err))
-        raise typer.Exit(2) from None
+    code, text = run_lint(catalog, as_json=as_json, embed=embed, ledger_path=ledger)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     raise typer.Exit(code)
 
@@ -254,13 +386,7 @@ def approve(
     force: Annotated[bool, typer.Option(help="Approve despite security errors.")] = False,
 ) -> None:
     """Pin the reviewed description hashes; export and runtime leave out anything else."""
-    from serving.catalog.approvals import ApprovalError
-
-    try:
-        code, text = run_approve(catalog, ledger, tool or "all", approver=approver, force=force)
-    except ApprovalError as err:
-        err_console.print(str(err))
-        raise typer.Exit(2) from None
+    code, text = run_approve(catalog, ledger, tool or "all", approver=approver, force=force)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     raise typer.Exit(code)
 
@@ -316,6 +442,7 @@ def run_import(
         "n_imported": n_written,
         "n_skipped": result.n_skipped,
         "errors": [str(e) for e in result.errors],
+        "warnings": [str(w) for w in result.warnings],
         "risk": risks,
         "derived": dict(sorted(derived.items())),
     }

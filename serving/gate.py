@@ -76,7 +76,22 @@ class GateResult:
 
 
 def gate(tool_id: str, active: ActiveSet) -> GateResult:
-    """Let a call through only when `tool_id` is in `active` (or is `search_tools`)."""
+    """Let a call through only when `tool_id` is in `active` (or is `search_tools`).
+
+    A model can emit anything: a tool id that is not a string (a list, a number, null)
+    gets the same structured refusal, with its JSON type named, never a `TypeError`."""
+    if not isinstance(tool_id, str):
+        return GateResult(
+            tool_id=repr(tool_id)[:100],
+            allowed=False,
+            error={
+                "error": "tool_not_available",
+                "tool_id": None,
+                "problem": f"tool id must be a string, got {_json_type(tool_id)}",
+                "available": active.sorted_ids(),
+                "hint": GATE_HINT,
+            },
+        )
     if tool_id == SEARCH_TOOLS_NAME or tool_id in active:
         return GateResult(tool_id=tool_id, allowed=True)
     return GateResult(
@@ -89,6 +104,12 @@ def gate(tool_id: str, active: ActiveSet) -> GateResult:
             "hint": GATE_HINT,
         },
     )
+
+
+def _json_type(value: object) -> str:
+    names = {type(None): "null", bool: "boolean", int: "number", float: "number",
+             list: "array", tuple: "array", dict: "object"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _no_summary(tool_id: str) -> str:

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from serving.schema import FieldError, LabeledQuery, ToolCard, Trace, traces_from_record
+from serving.schema import (
+    FieldError,
+    LabeledQuery,
+    ToolCard,
+    Trace,
+    check_json_value,
+    traces_from_record,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,6 +51,7 @@ class LoadResult(Generic[T]):
     items: list[T]
     errors: list[LineError] = field(default_factory=list)
     n_lines: int = 0
+    warnings: list[LineError] = field(default_factory=list)  # kept, but worth a look
 
     @property
     def n_skipped(self) -> int:
@@ -60,14 +68,63 @@ def quarantine_path_for(output: str | Path, what: str) -> Path:
     return out.parent / f"{out.name}.{what}.quarantine.jsonl"
 
 
-def _iter_lines(path: Path) -> Iterator[tuple[int, str]]:
+MAX_JSON_DEPTH = 64  # nesting levels of one line; real records use under 15
+_BOM = b"\xef\xbb\xbf"
+
+
+def _iter_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """(line number, raw bytes) per line; decoding is per line so one bad byte costs one
+    line, not the file. A path that cannot be read at all is an `InputError`."""
     try:
-        with path.open(encoding="utf-8") as fh:
-            yield from enumerate(fh, start=1)
+        with path.open("rb") as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                yield lineno, raw[len(_BOM) :] if lineno == 1 and raw.startswith(_BOM) else raw
     except FileNotFoundError:
         raise InputError([LineError(str(path), 0, "<file>", "not found")]) from None
-    except UnicodeDecodeError as err:
-        raise InputError([LineError(str(path), 0, "<file>", f"not UTF-8: {err}")]) from None
+    except IsADirectoryError:
+        raise InputError([LineError(str(path), 0, "<file>", "is a directory")]) from None
+    except OSError as err:
+        raise InputError([LineError(str(path), 0, "<file>", _os_problem(err))]) from None
+
+
+def _os_problem(err: OSError) -> str:
+    return f"cannot read: {err.strerror or type(err).__name__}"
+
+
+def _reject_constant(name: str) -> Any:
+    raise FieldError("<json>", f"{name} is not a finite number (JSON has no {name})")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise FieldError("<json>", f"{text[:40]} is out of range for a number")
+    return value
+
+
+def parse_json_line(raw: bytes | str) -> Any:
+    """One JSONL line as a value, or `FieldError`: bytes must be UTF-8; NaN, Infinity,
+    numbers beyond float range and nesting beyond `MAX_JSON_DEPTH` are line errors."""
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            problem = f"not UTF-8: byte {raw[err.start]:#04x} at {err.start}"
+            raise FieldError("<utf-8>", problem) from None
+    else:
+        text = raw
+    try:
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as err:
+        raise FieldError("<json>", f"invalid JSON: {err.msg} at column {err.colno}") from None
+    except FieldError:
+        raise
+    except RecursionError:
+        raise FieldError("<json>", f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as err:  # an integer of more than 4,300 digits
+        raise FieldError("<json>", f"invalid number: {str(err)[:80]}") from None
+    check_json_value(data, "<json>", max_depth=MAX_JSON_DEPTH)
+    return data
 
 
 def load_jsonl(
@@ -91,13 +148,7 @@ def load_jsonl(
             continue
         result.n_lines += 1
         try:
-            try:
-                data = json.loads(raw)
-            except json.JSONDecodeError as err:
-                raise FieldError(
-                    "<json>", f"invalid JSON: {err.msg} at column {err.colno}"
-                ) from None
-            parsed = list(parse(data))
+            parsed = list(parse(parse_json_line(raw)))
             if check is not None:
                 for item in parsed:
                     check(item)
@@ -107,7 +158,8 @@ def load_jsonl(
                 raise InputError([error]) from None
             log.warning("%s", error)
             result.errors.append(error)
-            bad_lines.append({"error": str(error), "line": lineno, "raw": raw.rstrip("\n")})
+            text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+            bad_lines.append({"error": str(error), "line": lineno, "raw": text})
             continue
         result.items.extend(parsed)
     if quarantine is not None and bad_lines:

@@ -118,10 +118,14 @@ def normalise(value: Any) -> Any:
     Mappings -> objects with string keys; lists, tuples -> arrays; sets -> arrays sorted
     by their JSON text; bytes -> text if UTF-8, else "base64:..."; dates -> ISO strings;
     enums -> their value; dataclasses -> objects of their fields; non-finite floats ->
-    "NaN" / "Infinity" / "-Infinity"; a reference cycle -> "[cycle]"; anything else ->
-    its repr.
+    "NaN" / "Infinity" / "-Infinity"; a reference cycle -> "[cycle]"; a container deeper
+    than `MAX_NORMALISE_DEPTH` -> "[nested deeper than N levels]" (a tool result of any
+    depth is stored and capped, never a `RecursionError`); anything else -> its repr.
     """
     return _normalise(value, frozenset())
+
+
+MAX_NORMALISE_DEPTH = 100  # levels kept in the stored payload; JSON tools stop near 1,000
 
 
 def _normalise(value: Any, ancestors: frozenset[int]) -> Any:
@@ -147,6 +151,8 @@ def _normalise(value: Any, ancestors: frozenset[int]) -> Any:
         return value.isoformat()
     if id(value) in ancestors:
         return "[cycle]"
+    if len(ancestors) >= MAX_NORMALISE_DEPTH:  # ancestors = the containers above
+        return f"[nested deeper than {MAX_NORMALISE_DEPTH} levels]"
     inner = ancestors | {id(value)}
     if isinstance(value, Mapping):
         out = {str(k): _normalise(v, inner) for k, v in value.items()}

@@ -8,6 +8,7 @@ that read whole JSONL files live in `serving.io`.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from jsonschema.exceptions import SchemaError
 
 RISKS = ("read_only", "write", "destructive")
 TRUST_LEVELS = ("first_party", "third_party")
+MAX_SCHEMA_DEPTH = 32  # levels of an input_schema; real ones use under 10
 TOOL_ID_RE = re.compile(r"^[A-Za-z0-9][\w\-]*\.[^\s.][^\s]*$")
 
 
@@ -55,21 +57,96 @@ def _nonempty_str(data: Mapping[str, Any], key: str) -> str:
 
 
 def _str_tuple(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
-    value = data.get(key) or []
+    # Only absence (or null) means "empty": a falsy value of the wrong type (0, false, "")
+    # is an error, since for `scopes` or `env` an empty list would lift a restriction.
+    value = data.get(key)
+    if value is None:
+        return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise FieldError(key, "expected a list of strings")
+        raise FieldError(key, f"expected a list of strings, got {_kind(value)}")
     return tuple(value)
 
 
-def _number(data: Mapping[str, Any], key: str, default: float) -> float:
+def _mapping(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """An optional object field; absent or null is {}, any other non-object is an error."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise FieldError(key, f"expected an object, got {_kind(value)}")
+    return dict(value)
+
+
+def _context(data: Mapping[str, Any], key: str = "context") -> dict[str, Any]:
+    """A session context: `connections` / `scopes` lists of strings, `env` a string. A
+    wrong type is an error rather than "no restriction" (`"connections": "slack"` is not
+    a list of one)."""
+    context = _mapping(data, key)
+    try:
+        for name in ("connections", "scopes"):
+            if name in context:
+                if context[name] is None:
+                    raise FieldError(name, "null (leave the key out for no restriction)")
+                _str_tuple(context, name)
+        if "env" in context and context["env"] is not None:
+            _str(context, "env")
+    except FieldError as err:
+        raise FieldError(f"{key}.{err.field}", err.problem) from None
+    return context
+
+
+def _kind(value: Any) -> str:
+    return f"{type(value).__name__} {value!r}"[:80]
+
+
+# Bounds on the numeric fields: beyond them a value is a typo or an attack, not a measurement.
+MAX_COST = 1e6  # USD per call
+MAX_LATENCY_MS = 86_400_000.0  # one day
+
+
+def _number(data: Mapping[str, Any], key: str, default: float, *, maximum: float) -> float:
     value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise FieldError(key, f"expected a non-negative number, got {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not 0 <= value <= maximum
+    ):
+        raise FieldError(key, f"expected a number in [0, {maximum:g}], got {_kind(value)}")
     return float(value)
 
 
-def _choice(data: Mapping[str, Any], key: str, choices: Sequence[str], default: str) -> str:
-    value = data.get(key, default)
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def check_json_value(value: Any, where: str, *, max_depth: int = 64) -> None:
+    """Reject what no valid record holds, with the JSON path of the first offender:
+    NaN / Infinity anywhere (schemas included), lone surrogates (`"\\ud800"`: text that
+    cannot be written back as UTF-8) and nesting deeper than `max_depth`. Iterative, so
+    a hostile depth cannot exhaust the stack."""
+    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if depth > max_depth:
+            raise FieldError(path, f"nested deeper than {max_depth} levels")
+        if isinstance(item, float) and not math.isfinite(item):
+            raise FieldError(path, f"{item!r} is not a finite number")
+        if isinstance(item, str) and _SURROGATE_RE.search(item):
+            raise FieldError(path, "holds a lone surrogate (not valid Unicode text)")
+        if isinstance(item, Mapping):
+            for k, v in item.items():
+                if isinstance(k, str) and _SURROGATE_RE.search(k):
+                    raise FieldError(path, "a key holds a lone surrogate")
+                stack.append((v, f"{path}.{k}", depth + 1))
+        elif isinstance(item, list | tuple):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item))
+
+
+def _choice(
+    data: Mapping[str, Any], key: str, choices: Sequence[str], default: str | None
+) -> str:
+    """One of `choices`; `default=None` makes the field required."""
+    value = _req(data, key) if default is None else data.get(key, default)
     if value not in choices:
         raise FieldError(key, f"unknown value {value!r} (expected one of {', '.join(choices)})")
     return str(value)
@@ -176,6 +253,8 @@ class ToolCard:
         schema = data.get("input_schema", {"type": "object"})
         if not isinstance(schema, Mapping):
             raise FieldError("input_schema", "expected a JSON Schema object")
+        # bounded first: check_schema recurses, and a NaN bound would make validation moot
+        check_json_value(schema, "input_schema", max_depth=MAX_SCHEMA_DEPTH)
         try:
             Draft202012Validator.check_schema(schema)
         except SchemaError as err:
@@ -201,9 +280,10 @@ class ToolCard:
             not_for=_str_tuple(data, "not_for"),
             examples=_str_tuple(data, "examples"),
             requires=Requires.from_dict(_req(data, "requires")),
-            risk=_choice(data, "risk", RISKS, "read_only"),
-            cost=_number(data, "cost", 0.0),
-            p50_ms=_number(data, "p50_ms", 0.0),
+            # no default: a card that does not say is not silently read-only (fail closed)
+            risk=_choice(data, "risk", RISKS, None),
+            cost=_number(data, "cost", 0.0, maximum=MAX_COST),
+            p50_ms=_number(data, "p50_ms", 0.0, maximum=MAX_LATENCY_MS),
             owner=_str(data, "owner", default=""),
             schema_version=_str(data, "schema_version", default="1"),
             input_schema=dict(schema),
@@ -269,9 +349,7 @@ class Trace:
         if not isinstance(data, Mapping):
             raise FieldError("<record>", "expected a JSON object")
         merged = {**(defaults or {}), **data}
-        context = merged.get("context") or {}
-        if not isinstance(context, Mapping):
-            raise FieldError("context", "expected an object")
+        context = _context(merged)
         return cls(
             subgoal=_nonempty_str(merged, "subgoal"),
             tool_id=_nonempty_str(merged, "tool_id"),
@@ -347,9 +425,11 @@ class LabeledQuery:
         gold = _req(data, "gold")
         if not isinstance(gold, list) or not all(isinstance(g, str) for g in gold):
             raise FieldError("gold", "expected a list of tool ids (empty = no suitable tool)")
-        raw_subgoals = data.get("subgoals") or []
+        raw_subgoals = data.get("subgoals")
+        if raw_subgoals is None:
+            raw_subgoals = []
         if not isinstance(raw_subgoals, list):
-            raise FieldError("subgoals", "expected a list")
+            raise FieldError("subgoals", f"expected a list, got {_kind(raw_subgoals)}")
         subgoals = []
         for i, sg in enumerate(raw_subgoals):
             if not isinstance(sg, Mapping):
@@ -358,9 +438,7 @@ class LabeledQuery:
                 subgoals.append(LabeledSubgoal(_nonempty_str(sg, "text"), _str_tuple(sg, "gold")))
             except FieldError as err:
                 raise FieldError(f"subgoals[{i}].{err.field}", err.problem) from None
-        context = data.get("context") or {}
-        if not isinstance(context, Mapping):
-            raise FieldError("context", "expected an object")
+        context = _context(data)
         return cls(
             query_id=_nonempty_str(data, "query_id"),
             query=_nonempty_str(data, "query"),
@@ -387,7 +465,9 @@ class LabeledQuery:
 
 # --- bundle manifest ----------------------------------------------------------------
 
-BUNDLE_FORMAT_VERSION = 1
+# 2: the version id covers the whole manifest, not only the file list (format 1 bundles
+# are refused: their params, models and metrics could change under a pinned version)
+BUNDLE_FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +482,7 @@ class BundleManifest:
     feature_names: tuple[str, ...] = ()
     models: Mapping[str, Any] = field(default_factory=dict)
     mlflow_run_id: str = ""
+    signature: str = ""  # Ed25519 over the bundle_version; the one field not addressed
 
     @classmethod
     def from_dict(cls, data: Any) -> BundleManifest:
@@ -429,6 +510,7 @@ class BundleManifest:
             feature_names=_str_tuple(data, "feature_names"),
             models=dict(data.get("models", {})),
             mlflow_run_id=_str(data, "mlflow_run_id", default=""),
+            signature=_str(data, "signature", default=""),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -443,4 +525,5 @@ class BundleManifest:
             "feature_names": list(self.feature_names),
             "models": dict(self.models),
             "files": dict(sorted(self.files.items())),
+            **({"signature": self.signature} if self.signature else {}),
         }

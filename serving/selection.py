@@ -28,21 +28,40 @@ class SessionContext:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> SessionContext:
-        data = data or {}
+        """A key that is present restricts (`"connections": []` = nothing is callable); a
+        missing key does not. Wrong types raise `TypeError` naming the key, since reading
+        `"connections": "slack"` as no restriction (or as letters) would fail open."""
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise TypeError(f"context: expected a mapping, got {type(data).__name__}")
+        for key in ("connections", "scopes"):
+            value = data.get(key, [])
+            if not isinstance(value, list | tuple | set | frozenset) or not all(
+                isinstance(v, str) for v in value
+            ):
+                raise TypeError(f"context.{key}: expected a list of strings, got {value!r:.60}")
+        env = data.get("env")
+        if env is not None and not isinstance(env, str):
+            raise TypeError(f"context.env: expected a string, got {env!r:.60}")
         return cls(
-            connections=frozenset(data.get("connections") or ()),
-            scopes=frozenset(data.get("scopes") or ()),
-            env=str(data.get("env") or "prod"),
+            connections=frozenset(data.get("connections", ())),
+            scopes=frozenset(data.get("scopes", ())),
+            env=env or "prod",
             restrict_connections="connections" in data,
             restrict_scopes="scopes" in data,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "connections": sorted(self.connections),
-            "scopes": sorted(self.scopes),
-            "env": self.env,
-        }
+        """Only the restrictions the session has: an unrestricted key is left out, so the
+        record reads back as unrestricted (not as `[]`, which would allow nothing)."""
+        out: dict[str, Any] = {}
+        if self.restrict_connections:
+            out["connections"] = sorted(self.connections)
+        if self.restrict_scopes:
+            out["scopes"] = sorted(self.scopes)
+        out["env"] = self.env
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ from serving.retrieve import (
 from serving.routing import DomainRouter
 from serving.schema import ToolCard
 from serving.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
+from serving.text import request_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,10 +242,16 @@ class Selector:
         reranker: str | None = None,
         policy: RiskPolicy | None = None,
         overrides: Mapping[str, Any] | None = None,
+        expect_version: str | None = None,
+        public_key: Any = None,
     ) -> Selector:
-        """Verify and load a bundle; models load lazily on the first request."""
+        """Verify and load a bundle; models load lazily on the first request.
+
+        `expect_version` pins the bundle (any other version is a `BundleError`);
+        `public_key` (a key or PEM path; default `$TOOLSIFT_BUNDLE_PUBLIC_KEY`) requires a
+        valid signature."""
         return cls.from_loaded(
-            load_bundle(path),
+            load_bundle(path, expect_version=expect_version, public_key=public_key),
             decomposer=decomposer,
             reranker=reranker,
             policy=policy,
@@ -330,6 +337,10 @@ class Selector:
     def discover(
         self, request: str, context: SessionContext | Mapping[str, Any] | None = None
     ) -> Discovery:
+        """Decompose `request`, then retrieve, filter and rerank per subgoal. Raises
+        `TypeError` naming the argument for a request that is not a string or a context
+        of the wrong shape."""
+        request = request_text(request, "request")
         ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
         t0 = time.perf_counter()
         subgoals = self.decomposer.decompose(request)
@@ -393,7 +404,7 @@ class Selector:
         limit: int | None = None,
     ) -> list[str]:
         """Discovery for the `search_tools` meta-tool: the widened menu for a free query."""
-        found = self.discover(query, context).ranked()
+        found = self.discover(request_text(query, "query"), context).ranked()
         return found[: limit or self.params.menu_size * 2]
 
     def search_tools_tool(self, context: SessionContext | Mapping[str, Any] | None) -> SearchTools:
@@ -452,6 +463,7 @@ class Selector:
     ) -> list[StepResult]:
         """Discovery again for what an observation asks to do next (`observe.follow_ups`):
         read steps only unless `allow_mutation`, since observations are untrusted text."""
+        observation_text = request_text(observation_text, "observation_text")
         ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
         subgoals = follow_ups(
             observation_text, self.decomposer.decompose, allow_mutation=allow_mutation

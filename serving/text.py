@@ -42,3 +42,17 @@ def estimate_tokens(value: Any) -> int:
     """
     text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
     return len(_PIECE.findall(text))
+
+
+def request_text(value: object, argument: str) -> str:
+    """A request (or query) as text the tokenizers can take: `TypeError` naming the
+    argument when it is not a string; lone surrogates (bytes that were not UTF-8 on a
+    command line arrive as `\\udcxx`) replaced by U+FFFD, never passed on."""
+    if not isinstance(value, str):
+        raise TypeError(f"{argument}: expected a string, got {type(value).__name__}")
+    if _SURROGATES.search(value):
+        return _SURROGATES.sub("\ufffd", value)
+    return value
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")

@@ -8,6 +8,21 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
+# Property-based tests: bounded under `make test` (the default profile), many more examples
+# under `make test-all` (HYPOTHESIS_PROFILE=thorough). No deadline: 2 shared cores are noisy.
+try:
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.register_profile(
+        "thorough", max_examples=2_000, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+except ImportError:  # the dev extra is not installed: the property tests skip themselves
+    pass
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -34,7 +34,7 @@ def test_export_load_round_trip(fixture_bundle, fixture_catalog):
     norms = np.linalg.norm(bundle.embeddings, axis=1)
     assert np.allclose(norms, 1.0, atol=1e-4)
     manifest = bundle.manifest
-    assert manifest.bundle_version == content_version(manifest.files)
+    assert manifest.bundle_version == content_version(manifest)
     assert set(manifest.files) == set(hash_tree(fixture_bundle))
     assert manifest.models["reranker"] is None
     assert bundle.runtime["rrf_k"] == 60 and bundle.runtime["menu_size"] == 8
@@ -77,7 +77,7 @@ def test_description_changed_with_rehashed_manifest_still_refuses(bundle_copy):
     (bundle_copy / CARDS).write_text("\n".join(lines) + "\n")
     manifest = json.loads((bundle_copy / MANIFEST).read_text())
     manifest["files"] = hash_tree(bundle_copy)
-    manifest["bundle_version"] = content_version(manifest["files"])
+    manifest["bundle_version"] = content_version(manifest)
     (bundle_copy / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(BundleError, match=r"cards.jsonl:1: description of github.list_commits"):
         load_bundle(bundle_copy)
@@ -87,10 +87,95 @@ def test_wrong_format_version_refuses(bundle_copy):
     manifest = json.loads((bundle_copy / MANIFEST).read_text())
     manifest["format_version"] = 99
     (bundle_copy / MANIFEST).write_text(json.dumps(manifest))
-    with pytest.raises(BundleError, match="bundle format 99, this runtime reads format 1"):
+    with pytest.raises(BundleError, match="bundle format 99, this runtime reads format 2"):
         load_bundle(bundle_copy)
 
 
 def test_not_a_bundle(tmp_path):
     with pytest.raises(BundleError, match="not a bundle"):
         load_bundle(tmp_path)
+
+
+# --- the version covers the manifest; pinning and signing ---------------------------------
+
+
+def _edit_manifest(root, **changes) -> dict:
+    manifest = json.loads((root / MANIFEST).read_text())
+    manifest.update(changes)
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    return manifest
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("params", {"export": {"encode_batch_size": 1}}), ("git_rev", "deadbeef"),
+     ("created_at", "2001-01-01T00:00:00Z"), ("metrics", {"recall": 1.0}),
+     ("models", {"retriever": "/elsewhere"}), ("mlflow_run_id", "r1")],
+)
+def test_editing_any_manifest_field_is_refused_and_rehashing_changes_the_version(
+    bundle_copy, field, value
+):
+    original = verify_bundle(bundle_copy).bundle_version
+    manifest = _edit_manifest(bundle_copy, **{field: value})
+    with pytest.raises(BundleError, match="bundle_version does not match the manifest"):
+        verify_bundle(bundle_copy)
+    # an attacker who re-hashes gets a valid bundle, but under another version: a pin refuses it
+    rehashed = content_version(manifest)
+    assert rehashed != original
+    _edit_manifest(bundle_copy, bundle_version=rehashed)
+    assert verify_bundle(bundle_copy).bundle_version == rehashed
+    with pytest.raises(BundleError, match=f"holds bundle {rehashed}, expected {original}"):
+        Selector.from_bundle(bundle_copy, expect_version=original)
+    with pytest.raises(BundleError, match="expected"):
+        load_bundle(bundle_copy, expect_version=original)
+
+
+def test_a_nested_manifest_json_is_content_like_any_other_file(bundle_copy):
+    (bundle_copy / "models" / "manifest.json").write_text("{}")
+    with pytest.raises(BundleError, match="models/manifest.json: not listed"):
+        verify_bundle(bundle_copy)
+
+
+def test_undecodable_manifest_and_broken_cards_line_are_bundle_errors(bundle_copy):
+    cards = bundle_copy / CARDS
+    lines = cards.read_bytes().split(b"\n")
+    cards.write_bytes(b"\n".join([lines[0], b"{not json", *lines[1:]]))
+    manifest = json.loads((bundle_copy / MANIFEST).read_text())
+    manifest["files"] = hash_tree(bundle_copy)
+    manifest["bundle_version"] = content_version(manifest)
+    (bundle_copy / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(BundleError, match="cards.jsonl:2: <json>: invalid JSON"):
+        load_bundle(bundle_copy)
+    (bundle_copy / MANIFEST).write_bytes(b'{"format_version": 2, "x": "\xff"}')
+    with pytest.raises(BundleError, match="unreadable manifest: <utf-8>: not UTF-8"):
+        verify_bundle(bundle_copy)
+
+
+def test_signed_bundles_verify_only_with_the_right_key(bundle_copy, tmp_path, monkeypatch):
+    from serving.bundle import sign_bundle
+    from serving.signing import ENV_PUBLIC_KEY, generate_keypair
+
+    keys = {}
+    for name in ("ours", "theirs"):
+        private, public = generate_keypair()
+        (tmp_path / name).write_bytes(private)
+        (tmp_path / f"{name}.pub").write_bytes(public)
+        keys[name] = tmp_path / f"{name}.pub"
+    with pytest.raises(BundleError, match="unsigned, but a public key is configured"):
+        verify_bundle(bundle_copy, public_key=keys["ours"])
+    before = verify_bundle(bundle_copy).bundle_version
+    signed = sign_bundle(bundle_copy, tmp_path / "ours")
+    assert signed.bundle_version == before and signed.signature  # the signature is not addressed
+    assert verify_bundle(bundle_copy, public_key=keys["ours"]).signature == signed.signature
+    with pytest.raises(BundleError, match="does not verify"):
+        verify_bundle(bundle_copy, public_key=keys["theirs"])
+    monkeypatch.setenv(ENV_PUBLIC_KEY, str(keys["theirs"]))  # configured by the environment
+    with pytest.raises(BundleError, match="does not verify"):
+        Selector.from_bundle(bundle_copy)
+    monkeypatch.setenv(ENV_PUBLIC_KEY, str(keys["ours"]))
+    assert load_bundle(bundle_copy).manifest.bundle_version == before
+    # a signature moved onto a re-hashed (edited) bundle does not verify
+    manifest = _edit_manifest(bundle_copy, git_rev="forged")
+    _edit_manifest(bundle_copy, bundle_version=content_version(manifest))
+    with pytest.raises(BundleError, match="does not verify"):
+        verify_bundle(bundle_copy)

@@ -38,7 +38,7 @@ def test_mcp_risk_follows_annotations_and_bad_entries_are_reported(mcp_file):
         "create_issue": "write",
         "delete_branch": "destructive",
         "mergePullRequest": "write",
-        "get_me": "read_only",
+        "get_me": "destructive",  # both hints set: the higher risk (was read_only)
     }
     search = cards["search_code"]
     assert search.tool_id == "gh.search_code" and search.server == "gh"
@@ -163,7 +163,7 @@ def test_run_import_writes_loadable_cards_that_lint_clean(mcp_file, tmp_path):
     out = tmp_path / "cards.jsonl"
     report = run_import(mcp_file, "mcp", "gh", out)
     assert report["n_entries"] == 10 and report["n_imported"] == 5 and report["n_skipped"] == 5
-    assert report["risk"] == {"read_only": 2, "write": 2, "destructive": 1}
+    assert report["risk"] == {"read_only": 1, "write": 2, "destructive": 2}  # get_me: both hints
     assert report["derived"]["summary"] == 5 and len(report["errors"]) == 5
     loaded = load_catalog(out, strict=True)
     assert len(loaded.items) == 5
@@ -190,3 +190,35 @@ def test_unusable_input_raises(tmp_path):
         import_tools(path, "yaml", "gh")
     with pytest.raises(ImporterError, match="trust"):
         import_tools(path, "mcp", "gh", trust="trusted")
+
+
+def _mcp_entry(name: str, **hints: bool) -> dict:
+    return {"name": name, "description": "", "inputSchema": {"type": "object"},
+            "annotations": dict(hints)}
+
+
+def test_third_party_hints_never_lower_risk_below_the_name(tmp_path):
+    # a refund tool claiming readOnlyHint is a write tool from a third-party server;
+    # a verb-less name says nothing, so the hint stands; first-party hints are trusted
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [
+        _mcp_entry("refund_payment", readOnlyHint=True),
+        _mcp_entry("weather", readOnlyHint=True),
+        _mcp_entry("drop_table", readOnlyHint=True),
+        _mcp_entry("list_orders", readOnlyHint=True),
+    ]}))
+    third = import_tools(path, "mcp", "pay", trust="third_party")
+    assert {c.name: c.risk for c in third.items} == {
+        "refund_payment": "write",
+        "weather": "read_only",
+        "drop_table": "destructive",
+        "list_orders": "read_only",
+    }
+    assert [(w.line, w.field) for w in third.warnings] == [
+        (1, "tools[0].annotations"),
+        (3, "tools[2].annotations"),
+    ]
+    assert "annotations say read_only" in third.warnings[0].problem
+    assert "say write" in third.warnings[0].problem
+    first = import_tools(path, "mcp", "pay", trust="first_party")
+    assert {c.risk for c in first.items} == {"read_only"} and not first.warnings

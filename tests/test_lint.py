@@ -312,8 +312,24 @@ def test_every_code_has_a_trigger_in_this_file():
         "examples_missing",
         "risk_derived",
         "near_duplicate_skipped",
+        "risk_below_name",
+        # tests/test_lint_classes.py
+        "addressed_to_model",
+        "claims_about_tools",
+        "moves_data",
+        "executable_payload",
+        "hidden_by_layout",
     }
     assert tested == set(SEVERITY)
+
+
+def test_a_third_party_tool_whose_name_writes_but_claims_read_only_is_flagged():
+    refund = card("pay.refund_payment", risk="read_only", trust="third_party",
+                  owner="vendor:pay", requires={"connection": "pay", "scopes": []})
+    assert "risk_below_name" in lint_one(refund)
+    assert "risk_below_name" not in lint_one(card("pay.refund_payment", risk="write",
+                                                  trust="third_party"))
+    assert "risk_below_name" not in lint_one(card("pay.refund_payment", risk="read_only"))
 
 
 def test_security_eval_variants_are_flagged_and_keep_their_risk_decision(fixture_catalog):

@@ -274,7 +274,7 @@ def test_synthetic_pairs_only_for_rare_tools(mined, mine_params):
 TINY = [
     ToolCard.from_dict({"tool_id": f"app.{name}", "server": "app", "domain": "shop",
                         "name": name, "summary": summary, "capabilities": [capability],
-                        "requires": {"connection": "app"}, "input_schema": {
+                        "requires": {"connection": "app"}, "risk": "read_only", "input_schema": {
                             "type": "object", "properties": {param: {"type": "string"}}}})
     for name, summary, capability, param in [
         ("get_user", "Get a user by id", "get:user", "user_id"),

@@ -158,7 +158,8 @@ def test_register_is_idempotent_and_aliases_resolve(fixture_bundle, mlflow_store
     (mv,) = client.search_model_versions(f"name = '{MODEL}'")
     bundle_version = verify_bundle(fixture_bundle).bundle_version
     assert mv.tags["bundle_version"] == bundle_version
-    assert mv.tags["format_version"] == "1"
+    assert mv.tags["format_version"] == "2"
+    assert mv.tags["signature"] == "unsigned"
     assert mv.tags["metric.end_to_end"] == "0.8"  # refreshed by the second call
     assert mv.tags["metric.slices.cryptic.end_to_end"] == "1.0"
     run = client.get_run(mv.run_id)

@@ -36,7 +36,8 @@ def cards(fixture_catalog) -> list[ToolCard]:
 
 def card(**fields: Any) -> ToolCard:
     data = {"tool_id": "acme.fetch_weather_report", "server": "acme", "domain": "weather",
-            "name": "fetch_weather_report", "summary": "", "requires": {"connection": "acme"}}
+            "name": "fetch_weather_report", "summary": "", "requires": {"connection": "acme"},
+            "risk": "read_only"}
     return ToolCard.from_dict({**data, **fields})
 
 

@@ -33,6 +33,7 @@ def card(tool_id: str, **fields: Any) -> ToolCard:
             "name": name,
             "summary": f"{name} tool",
             "requires": {"connection": server, "scopes": []},
+            "risk": "read_only",
             **fields,
         }
     )

@@ -19,6 +19,10 @@
    exported from the approved, lint-clean cards only).
 4. Policy: the risk decision of every poisoned write tool equals its clean original's
    (decisions read only tool id and risk, never text); a mismatch fails the stage.
+5. Generalisation, reported apart from step 2: the share of a second poisoned set
+   (`training.core.poison_styles`, styles unlike the first set's) flagged at error
+   severity (`lint_second_set`), and with `--real-catalog` the false alarms on a real
+   catalog such as StableToolBench's (`lint_real`: tools with an error security finding).
 
 The ledger scenarios model a reviewer: "ledger only" approves every tool installed
 (before the rug pulls); "after" approves only tools `toolsift approve` accepts (no
@@ -56,6 +60,7 @@ from serving.schema import LabeledQuery, ToolCard
 from training.core.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
+from training.core.poison_styles import real_false_alarms, second_set_rates
 
 log = logging.getLogger(__name__)
 SECTION = "security"
@@ -414,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--work-dir", help="keep the bundles here (default: a temp dir)")
     parser.add_argument("--retriever", help="bi-encoder dir (default: packaged MiniLM)")
     parser.add_argument("--no-mlflow", action="store_true", help="do not log to MLflow")
+    parser.add_argument(
+        "--real-catalog", help="a real catalog (JSONL) whose lint false alarms are reported"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
@@ -445,6 +453,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
             work_dir=work_dir,
         )
+    metrics["lint_second_set"] = second_set_rates(
+        catalog.items, params.lint_config(), seed=params.seed
+    )
+    if args.real_catalog:
+        real = load_catalog(args.real_catalog)
+        metrics["lint_real"] = {
+            "catalog": args.real_catalog,
+            **real_false_alarms(real.items, params.lint_config()),
+        }
     metrics["gates"] = check_gates(metrics, params)
     metrics["seconds"] = round(time.perf_counter() - t0, 1)
     write_metrics(args.metrics, metrics)
@@ -459,7 +476,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"(lint or ledger {lint['poisoned_flagged_by_lint_or_ledger_rate']:.1%}); poisoned in "
         f"menu {before['poisoned_in_menu_rate']:.1%} -> {after['poisoned_in_menu_rate']:.1%}, "
         f"top-1 {before['poisoned_top1_rate']:.1%} -> {after['poisoned_top1_rate']:.1%} over "
-        f"{before['n_requests']} requests; gates {verdict}"
+        f"{before['n_requests']} requests; second set flagged "
+        f"{metrics['lint_second_set']['flagged_rate']:.1%}; gates {verdict}"
         f" -> {args.metrics} in {metrics['seconds']:.0f}s"
     )
     if metrics["risk_policy"]["mismatches"]:

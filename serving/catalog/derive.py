@@ -8,7 +8,7 @@ derived field in the card's `derived`, so a reviewer can tell authored from gues
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from serving.vocab import (
@@ -21,6 +21,7 @@ from serving.vocab import (
     base_verb,
     name_verb,
     name_words,
+    parse_capability,
     singular,
 )
 
@@ -182,16 +183,16 @@ def schema_concepts(schema: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[s
     return concepts, tuple(entities)
 
 
-def derive_risk(name: str) -> str:
-    """Risk from the name's verb for tools without annotations: read verbs -> read_only,
-    delete verbs -> destructive, any other verb or none -> write (fail closed)."""
+def name_risk(name: str) -> str | None:
+    """What the name's verbs say: delete verbs -> destructive, a read verb with no
+    mutating one -> read_only, another verb -> write; None when the name has no verb."""
     words = name_words(name)
     verbs = [base_verb(w) for w in words]
     if any(v in DESTRUCTIVE_VERBS for v in verbs if v):
         return "destructive"
     found = name_verb(words)
     if found is None:
-        return "write"
+        return None
     mutating = [
         v
         for v in verbs
@@ -202,9 +203,52 @@ def derive_risk(name: str) -> str:
     return "write"
 
 
+def derive_risk(name: str) -> str:
+    """Risk from the name's verb for tools without annotations: read verbs -> read_only,
+    delete verbs -> destructive, any other verb or none -> write (fail closed)."""
+    return name_risk(name) or "write"
+
+
+RISK_ORDER = {"read_only": 0, "write": 1, "destructive": 2}
+
+
+def max_risk(*risks: str | None) -> str:
+    """The highest of the given risks (None is ignored; none at all is read_only)."""
+    known = [r for r in risks if r is not None]
+    return max(known, key=RISK_ORDER.__getitem__, default="read_only")
+
+
+def evidence_risk(name: str, capabilities: Sequence[str] = ()) -> str | None:
+    """What a tool's own name and capabilities say about its side effects, independent
+    of any claim it makes: a mutating operation in a capability is at least write."""
+    ops = [parse_capability(c)[0] for c in capabilities]
+    caps = "write" if any(op and op not in READ_OPERATIONS for op in ops) else None
+    by_name = name_risk(name)
+    return None if by_name is None and caps is None else max_risk(by_name, caps)
+
+
 def mcp_risk(annotations: Mapping[str, Any]) -> str:
-    if annotations.get("readOnlyHint") is True:
-        return "read_only"
+    """Risk the MCP hints claim; both hints set at once resolves to the higher risk."""
     if annotations.get("destructiveHint") is True:
         return "destructive"
+    if annotations.get("readOnlyHint") is True:
+        return "read_only"
     return "write"
+
+
+def hinted_risk(
+    annotations: Mapping[str, Any], name: str, capabilities: Sequence[str], *, trusted: bool
+) -> tuple[str, str | None]:
+    """(risk, conflict note or None). MCP hints are untrusted from third-party servers:
+    there the risk is the higher of the hint and what the name and capabilities say."""
+    claimed = mcp_risk(annotations)
+    if trusted:
+        return claimed, None
+    evidence = evidence_risk(name, capabilities)
+    risk = max_risk(claimed, evidence)
+    if risk == claimed:
+        return risk, None
+    return risk, (
+        f"annotations say {claimed}, the name and capabilities say {evidence}; "
+        f"took {risk} (hints from a third-party server are untrusted)"
+    )

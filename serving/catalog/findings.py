@@ -28,6 +28,12 @@ SEVERITY: Mapping[str, str] = {
     "confusable_characters": "error",
     "changed_after_approval": "error",
     "not_approved": "warning",
+    "risk_below_name": "warning",
+    "addressed_to_model": "error",
+    "claims_about_tools": "error",
+    "moves_data": "error",
+    "executable_payload": "error",
+    "hidden_by_layout": "error",
     # quality
     "card_invalid": "error",
     "schema_required_unknown": "error",
@@ -56,6 +62,12 @@ SECURITY_CODES = frozenset(
         "confusable_characters",
         "changed_after_approval",
         "not_approved",
+        "risk_below_name",
+        "addressed_to_model",
+        "claims_about_tools",
+        "moves_data",
+        "executable_payload",
+        "hidden_by_layout",
     }
 )
 

@@ -9,10 +9,12 @@ guessed ones. The original description is kept verbatim in `description`.
 Formats (`FORMATS`):
 - `mcp`: `{"tools": [{name, title?, description, inputSchema, annotations?}]}`, also the
   whole JSON-RPC response (`{"result": {"tools": [...]}}`) or a bare list of tools.
-  Risk follows the annotations: `readOnlyHint: true` -> read_only; else
-  `destructiveHint: true` -> destructive; else write (a tool that does not say it is
-  read-only may write). Annotations are the server's own claims, so imports default to
-  `trust="third_party"` and the risk policy still gates every write.
+  Risk follows the annotations: `destructiveHint: true` -> destructive (also when
+  `readOnlyHint` is set too); else `readOnlyHint: true` -> read_only; else write (a tool
+  that does not say it is read-only may write). Annotations are the server's own claims
+  and, per the protocol, untrusted unless the server is: for `trust="third_party"` (the
+  default) the risk is the higher of the hint and what the name and capabilities say,
+  and a disagreement is reported as a warning naming both.
 - `openai`: `[{"type": "function", "function": {name, description, parameters}}]` (Chat
   Completions) or the flat Responses-API form `{type: "function", name, description,
   parameters}`; also `{"tools": [...]}`.
@@ -41,7 +43,7 @@ from serving.catalog.derive import (
     derive_capabilities,
     derive_risk,
     derive_summary,
-    mcp_risk,
+    hinted_risk,
     schema_concepts,
 )
 from serving.io import InputError, LineError, LoadResult
@@ -188,15 +190,23 @@ def detect_format(entries: Sequence[Any]) -> str:
 
 def tool_to_card(tool: ForeignTool, opts: ImportOptions) -> ToolCard:
     """Build and validate one card, deriving what the source lacks (see `derived`)."""
+    return tool_to_card_noted(tool, opts)[0]
+
+
+def tool_to_card_noted(tool: ForeignTool, opts: ImportOptions) -> tuple[ToolCard, str | None]:
+    """`tool_to_card` plus the note when a third-party hint and the name disagree."""
     capabilities, name_entities = derive_capabilities(
         tool.name, tool.description, server=opts.server
     )
     concepts, schema_entities = schema_concepts(tool.input_schema)
     entities = tuple(dict.fromkeys([*name_entities, *schema_entities]))
+    note = None
     if opts.risk is not None:
         risk = opts.risk
     elif tool.annotations is not None:
-        risk = mcp_risk(tool.annotations)
+        risk, note = hinted_risk(
+            tool.annotations, tool.name, capabilities, trusted=opts.trust == "first_party"
+        )
     else:
         risk = derive_risk(tool.name)
     derived = ["summary"]
@@ -230,7 +240,7 @@ def tool_to_card(tool: ForeignTool, opts: ImportOptions) -> ToolCard:
         "description": tool.description,
         "derived": derived,
     }
-    return ToolCard.from_dict(record)
+    return ToolCard.from_dict(record), note
 
 
 def _entries(data: Any, fmt: str) -> list[Any]:
@@ -267,7 +277,7 @@ def cards_from_json(
                 raise FieldError("<entry>", f"expected an object, got {type(entry).__name__}")
             tool = parse(entry)
             try:
-                card = tool_to_card(tool, opts)
+                card, note = tool_to_card_noted(tool, opts)
             except FieldError as err:
                 head, _, tail = err.field.partition(".")
                 where = rename.get(head, head) + (f".{tail}" if tail else "")
@@ -280,6 +290,8 @@ def cards_from_json(
         except FieldError as err:
             result.errors.append(LineError(source, index + 1, f"{label}.{err.field}", err.problem))
             continue
+        if note is not None:
+            result.warnings.append(LineError(source, index + 1, f"{label}.annotations", note))
         result.items.append(card)
     return result
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from serving.catalog.findings import CATALOG, Finding, LintConfig, finding, sort_findings
+from serving.catalog.poison_rules import poison_findings
 from serving.catalog.quality_rules import Vocabulary, prefer_over_findings, quality_findings
 from serving.catalog.security_rules import security_findings
 from serving.catalog.shadowing import near_duplicate_findings, shadowing_findings
@@ -40,8 +41,10 @@ def lint_catalog(
     config = config or LintConfig()
     vocab = Vocabulary.of(cards)
     out: list[Finding] = []
+    servers = frozenset(c.server for c in cards)
     for card in cards:
         out += security_findings(card, config)
+        out += poison_findings(card, servers)
         out += quality_findings(card, vocab, config)
     out += shadowing_findings(cards, first_party_servers=first_party_servers, config=config)
     out += prefer_over_findings(cards)

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from serving.catalog.card_text import excerpt
+from serving.catalog.derive import evidence_risk, max_risk
 from serving.catalog.findings import Finding, LintConfig, finding
 from serving.schema import ToolCard
 from serving.vocab import implementer_phrase, name_words
@@ -195,6 +196,16 @@ def quality_findings(
                 "examples_missing",
                 "no example requests",
                 "add 1-3 requests a user would make; they train and test retrieval",
+            )
+        )
+    evidence = evidence_risk(card.name, card.capabilities)
+    if card.trust == "third_party" and max_risk(card.risk, evidence) != card.risk:
+        out.append(
+            finding(
+                tid,
+                "risk_below_name",
+                f"risk {card.risk!r} but the name and capabilities say {evidence!r}",
+                "a third-party tool's claims are untrusted: raise the risk to what it does",
             )
         )
     if "risk" in card.derived:

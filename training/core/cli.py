@@ -13,8 +13,14 @@ from typing import Annotated
 import typer
 
 from serving.cli import app, console
+from serving.cli import main as _run
 
-__all__ = ["app"]
+__all__ = ["app", "main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The `toolsift` console script: every command, one error line per failure."""
+    return _run(argv)
 
 
 @app.command("eval")
@@ -54,3 +60,7 @@ def report_command(
 
     for line in summary_lines(metrics):
         sys.stdout.write(line + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

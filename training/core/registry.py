@@ -136,6 +136,8 @@ def register_bundle(
         "bundle_version": manifest.bundle_version,
         "format_version": str(manifest.format_version),
         "bundle_path": str(root),
+        # recorded so a registry reader can check it without the bundle directory
+        "signature": manifest.signature or "unsigned",
     }
     tags = {**identity, "kind": "register", "git_rev": manifest.git_rev}
     parent = active_run()

@@ -1,0 +1,232 @@
+"""Security rules by class of poisoning, not by sentence.
+
+`security_rules.INJECTION_RULES` knows the phrasings it was written for; these rules look
+for what any poisoned description has to do, whatever its wording:
+- `addressed_to_model`: the text speaks to the model (the assistant, the AI, agents, the
+  LLM) instead of describing the tool, or claims a status (system-level, top priority,
+  from the operator) that no tool description has.
+- `claims_about_tools`: the text says other tools are superseded, replaced, deprecated,
+  broken, unsafe or compromised; matched for every other server of the catalog however
+  short its name, and for "other / official / built-in" tools in general.
+- `moves_data`: the text asks to send, copy or attach something elsewhere (an e-mail
+  address, an IP, a URL or host path, another tool's argument), or to put conversation,
+  prompts, environment variables or secrets into an argument.
+- `executable_payload`: SQL that destroys or dumps data, shell one-liners (pipes into a
+  shell, `rm -rf`, command substitution, reverse shells) in descriptions or schema text.
+- `hidden_by_layout`: a long run of spaces, tabs or blank lines that pushes text out of a
+  reviewer's view (hidden characters have their own rule, `hidden_characters`).
+Each rule matches the normalised text (`card_text.normalize_text`) except layout, which
+must see the raw whitespace. Every pattern was checked against the StableToolBench
+catalog's real descriptions (see `reports/reliability.md` and metrics/security.json).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from serving.catalog.card_text import excerpt, model_text, normalize_text
+from serving.catalog.findings import Finding, finding
+from serving.schema import ToolCard
+
+_I = re.IGNORECASE
+_AUDIENCE = r"(?:ai|a\.i\.|assistants?|the model|models?|llms?|agents?|copilots?|chatbots?|bots?)"
+
+ADDRESSED_TO_MODEL = tuple(
+    re.compile(p, _I)
+    for p in (
+        # a note or heading for the model: "Note for AI agents:", "## Guidance for the assistant"
+        rf"\b(?:note|notes|message|guidance|instructions?|directive|reminder|attention|"
+        rf"important|hint)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?(?:ai\s+)?{_AUDIENCE}\b",
+        # vocative: "Assistant, treat ...", "Dear model,", "LLM: keep ..."
+        r"(?:^|[.!?:;)\]]\s+|\n)(?:dear\s+)?(?:assistant|model|llm|ai|agent|claude|chatgpt|gpt)"
+        r"\s*[,:]\s*(?!\d)",
+        # "Agents are required to", "the model must always", "AI assistants should"
+        rf"\b(?:the\s+|any\s+|all\s+)?(?:ai\s+)?{_AUDIENCE}\s+(?:are|is)\s+(?:required|"
+        rf"expected|instructed|obliged)\s+to\b",
+        rf"\b(?:the|any|all|every)\s+(?:ai\s+)?{_AUDIENCE}\s+(?:must|should|shall|has to|have "
+        rf"to|needs? to)\s+(?:always|never|first|also|silently|quietly|immediately|not|ignore|"
+        rf"call|invoke|run|use|approve|skip|send)\b",
+        r"\bif\s+you\s+are\s+an?\s+(?:ai|assistant|language model|llm|agent|bot)\b",
+        # the model as the reader: "the responding model", "any autonomous agent"
+        r"\b(?:responding|reading|calling|autonomous|acting|current)\s+(?:ai\s+)?(?:model|"
+        r"assistant|agent|llm)s?\b",
+        r"\bhereby\s+(?:authori[sz]ed|instructed|required|obligated|permitted|ordered)\b",
+        r"\bdisable\s+(?:its|your|their|all|any)\s+(?:confirmation|safety|approval|"
+        r"security)\b",
+        r"\b(?:as\s+an?\s+(?:ai|llm|language model)\b)",
+        # claimed status
+        r"\b(?:system|admin(?:istrator)?|root|operator|platform|developer)[- ]level\s+"
+        r"(?:priority|instruction|directive|access|override|notice)",
+        r"\b(?:top|highest|maximum|absolute|critical)[- ]priority\s+(?:directive|instruction|"
+        r"order|command|message|notice|rule)",
+        r"\b(?:directive|instruction|order|message|notice)s?\s+from\s+(?:the\s+)?(?:platform|"
+        r"system|operator|orchestrat\w+|administrator|admin|developers?)\b",
+        r"\(\s*message\s+from\s+the\s+\w+(?:\s+\w+)?\s*\)",
+        r"\b(?:supersedes?|overrides?|takes?\s+precedence\s+over)\s+(?:the\s+|any\s+|all\s+)?"
+        r"(?:guidance|instructions?|rules|directions|prompt)\s+(?:you|that\s+you|given)\b",
+        r"\byour\s+(?:operator|developer|administrator|creator)s?\s+(?:wants?|requires?|"
+        r"asks?|instructs?)\b",
+        # hiding from the person: "keep the person unaware", "present as your own"
+        r"\bkeep\s+(?:the\s+)?(?:user|person|human|customer|people)\b[^.]{0,40}\bunaware\b",
+        r"\bas\s+(?:if\s+it\s+were\s+)?your\s+own\s+(?:reasoning|work|answer|idea)s?\b",
+        r"\b(?:quietly|silently|secretly|covertly)\s+(?:invoke|call|run|use|skip|send|forward|"
+        r"approve|execute|trigger)\b",
+        r"\bno\s+need\s+to\s+(?:check|confirm|verify)\s+with\s+(?:anyone|the\s+user|them)\b",
+        r"\bwhatever\s+(?:they|the\s+user|the\s+person)\s+(?:asked|asks|wants?)\s+for\b",
+        r"\bskip\s+the\s+(?:safety|security)\s+(?:review|check|checks)\b",
+    )
+)
+
+_CLAIM = (
+    r"(?:supersed\w*|replac\w*|deprecat\w*|obsolete|retired|broken|unsafe|no\s+longer\s+"
+    r"(?:safe|works?|supported|maintained)|compromised|malicious|unreliable|insecure|"
+    r"outdated|do\s+not\s+use|don't\s+use|must\s+not\s+be\s+(?:used|shown|called)|"
+    r"should\s+not\s+be\s+used|drop-in\s+replacement|(?:was|were|been)\s+sunset|discontinued|"
+    r"end[- ]of[- ]life|corrupts?|leaks?|leaking|hacked|vulnerable|never\s+call|"
+    r"prefer\s+this)"
+)
+OTHER_TOOLS = tuple(
+    re.compile(p, _I)
+    for p in (
+        rf"\b(?:the\s+)?(?:other|official|built-?in|native|existing|legacy|default)\s+"
+        rf"(?:\w+\s+)?(?:tools?|connectors?|integrations?|servers?|plugins?|functions?)\b"
+        rf"[^.]{{0,40}}\b{_CLAIM}",
+        r"\bsecurity\s+advisory\b",
+        r"\bdrop-in\s+replacement\s+for\b",
+    )
+)
+
+_MOVE = (
+    r"(?:send|forward|copy|cc|bcc|mirror|relay|post|upload|transmit|sync|push|replicate|"
+    r"report|email|e-mail|stream|beacon|leak|share)"
+)
+_SENSITIVE = (
+    r"(?:chat\s+history|conversation|previous\s+messages|message\s+history|system\s+prompt|"
+    r"prompt|instructions\s+you|environment\s+variables?|env\s+vars?|secrets?|api\s+keys?|"
+    r"access\s+keys?|credentials|passwords?|tokens?|cookies|session\s+cookies|"
+    r"[A-Z][A-Z0-9]*_(?:SECRET|KEY|TOKEN|PASSWORD)\w*)"
+)
+MOVES_DATA = tuple(
+    re.compile(p, _I)
+    for p in (
+        # a move verb aimed at an e-mail address, an IP or a host path
+        rf"\b{_MOVE}\b[^.]{{0,80}}\b(?:to|at|into)\s+[\w.+-]+@[\w-]+\.[\w.-]+",
+        rf"\b{_MOVE}\b[^.]{{0,80}}\b(?:to|at|into)\s+(?:https?://)?\d{{1,3}}(?:\.\d{{1,3}}){{3}}",
+        rf"\b{_MOVE}\b[^.]{{0,80}}\b(?:to|at|into)\s+(?:https?://)?[\w-]+(?:\.[\w-]+)+"
+        r"(?::\d+)?/[\w/-]*",
+        # another tool's argument pointed elsewhere
+        r"\bset\s+the\s+`?\w+`?\s+(?:argument|parameter|field)\s+of\s+`?[\w-]+\.[\w.-]+`?",
+        # sensitive content into an argument or along with the call
+        rf"\b(?:put|pass|include|attach|add|insert|paste|embed|append|send)\b[^.]{{0,40}}"
+        rf"\b(?:full|entire|whole|complete|verbatim|all|the\s+values?\s+of|contents?\s+of)\b"
+        rf"[^.]{{0,30}}\b{_SENSITIVE}",
+        rf"\b(?:put|pass|include|attach|add|insert|paste|embed|append)\b[^.]{{0,30}}\b"
+        rf"{_SENSITIVE}\b[^.]{{0,30}}\b(?:verbatim|here|in\s+the\s+\w+\s+(?:parameter|field|"
+        rf"argument)|in\s+this\s+field)",
+        rf"\b(?:send|forward|attach)\b[^.]{{0,20}}\b(?:the\s+)?(?:session\s+)?{_SENSITIVE}\s+"
+        r"along\b",
+        rf"\b(?:put|pass|include|attach|add|insert|paste|embed|append|copy)\b[^.]{{0,40}}"
+        rf"\b{_SENSITIVE}\b[^.]{{0,30}}\b(?:into|in)\s+(?:this|the|that)\s+(?:\w+\s+)?"
+        r"(?:argument|parameter|field)",
+        rf"\b{_MOVE}\b[^.]{{0,60}}\balong\s+with\b[^.]{{0,30}}\b(?:auth\w*|{_SENSITIVE})",
+        r"\b(?:bcc|cc)\s+(?:every|each|all|a\s+copy|copies)\b",
+        r"\bemail\s+the\s+\w+(?:\s+\w+)?\s+to\s+[\w.+-]+@",
+    )
+)
+
+EXECUTABLE_PAYLOAD = tuple(
+    re.compile(p, _I)
+    for p in (
+        r";\s*(?:drop|truncate|alter|delete|insert|update|grant|shutdown)\s+\w+",
+        r"\bdrop\s+(?:table|database|schema)\s+\w+",
+        r"\bunion\s+(?:all\s+)?select\b",
+        r"'\s*or\s+'?1'?\s*=\s*'?1",
+        r"\b(?:curl|wget)\b[^|\n]{0,120}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b",
+        r"\brm\s+-(?:rf|fr|r)\s+[~/$.]",
+        r"\$\((?:[^()]{0,80})\)",
+        r"\b(?:bash|sh|zsh)\s+-c\s+['\"]",
+        r"\bnc\s+(?:-\w+\s+)*\d{1,3}(?:\.\d{1,3}){3}\s+\d+",
+        r"/dev/tcp/",
+        r"\|\s*(?:nc|ncat|netcat)\b",
+        r";\s*(?:cat|curl|wget|nc|bash|sh|rm|chmod|python3?|perl)\s+[~/$.\w-]",
+        r"\bbase64\s+(?:-d|--decode)\s*\|",
+        r"\bpowershell\b[^.]{0,40}-(?:enc|encodedcommand)\b",
+    )
+)
+
+# runs that push text out of a reviewer's view: 40+ spaces/tabs inside text, or 8+
+# newlines in a row, with more text after them
+HIDDEN_BY_LAYOUT = re.compile(r"\S[ \t\u00a0\u3000]{40,}\S|\S(?:[ \t]*\r?\n){8,}[ \t]*\S")
+
+
+def _labels(text: str, rules: Iterable[re.Pattern[str]]) -> list[str]:
+    return [rule.pattern for rule in rules if rule.search(text)]
+
+
+_CLAIM_RE = re.compile(rf"\b{_CLAIM}", _I)
+_WORD_RE = re.compile(r"[\w-]+")
+
+
+def other_server_claims(text: str, other_servers: Iterable[str]) -> list[str]:
+    """Servers the text names next to a claim (superseded, broken, unsafe ...)."""
+    if not _CLAIM_RE.search(text):
+        return []  # the common case, and cheap: no claim, no server to look for
+    words = {w.lower() for w in _WORD_RE.findall(text)}
+    found = []
+    for server in other_servers:
+        if server.lower() not in words:
+            continue
+        name = re.escape(server)
+        near = (
+            rf"(?<![\w.-]){name}(?:\.[\w-]+)?(?![\w-])[^.;]{{0,60}}\b{_CLAIM}"
+            rf"|\b{_CLAIM}\b[^.;]{{0,40}}(?<![\w.-]){name}(?![\w-])"
+        )
+        if re.search(near, text, _I):
+            found.append(server)
+    return found
+
+
+def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset()) -> list[Finding]:
+    """Class-based findings on one card's model-visible text (see the module doc)."""
+    out: list[Finding] = []
+    tid = card.tool_id
+    others = other_servers - {card.server}
+    for path, raw in model_text(card):
+        if path.startswith("examples"):
+            continue  # examples are user requests; they may quote anything
+        text = normalize_text(raw)
+        if _labels(text, ADDRESSED_TO_MODEL):
+            out.append(finding(
+                tid, "addressed_to_model",
+                f"{path} speaks to the model instead of describing the tool: {excerpt(raw)!r}",
+                "describe what the tool does; instructions to the model belong in no tool's text",
+            ))
+        servers = other_server_claims(text, others) if others else []
+        if servers or _labels(text, OTHER_TOOLS):
+            named = f" (names {', '.join(servers[:3])})" if servers else ""
+            out.append(finding(
+                tid, "claims_about_tools",
+                f"{path} makes claims about other tools{named}: {excerpt(raw)!r}",
+                "a tool describes itself; claims that others are broken or replaced steer "
+                "the model away from them",
+            ))
+        if _labels(text, MOVES_DATA):
+            out.append(finding(
+                tid, "moves_data",
+                f"{path} asks to move data elsewhere: {excerpt(raw)!r}",
+                "a description never tells the model where to send data; remove it",
+            ))
+        if _labels(raw, EXECUTABLE_PAYLOAD):
+            out.append(finding(
+                tid, "executable_payload",
+                f"{path} holds an executable payload (SQL or shell): {excerpt(raw)!r}",
+                "move commands out of model-visible text; the model may run or pass them",
+            ))
+        if HIDDEN_BY_LAYOUT.search(raw):
+            out.append(finding(
+                tid, "hidden_by_layout",
+                f"{path} hides text behind a long whitespace or newline run: {excerpt(raw)!r}",
+                "collapse the whitespace and review the text after it",
+            ))
+    return out
