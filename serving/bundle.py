@@ -6,6 +6,8 @@ Layout (format version 1), every file hashed in `manifest.json`:
     dense/embeddings.npy     float32 [n_tools, dim], L2-normalised, row i = cards line i
     models/retriever/        the bi-encoder that embeds subgoals (and made the embeddings)
     models/reranker/         optional cross-encoder
+    models/*/onnx/           each encoder as ONNX (model.onnx fp32, model_int8.onnx),
+                             tokenizer.json, onnx.json: the torch-free runtime's input
     models/ltr/              optional learned ranker: model.txt (LightGBM), features.json
                              (the feature names it was trained on), history.json
     bm25/                    the bm25s index over `ToolCard.index_text()` tokens

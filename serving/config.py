@@ -8,10 +8,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from serving.encoder import check_precision
+from serving.onnx_models import check_weights
 from serving.rerank import check_prior_order
 
 RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
+ENCODER_BACKENDS = ("auto", "onnx", "torch")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,18 @@ class RuntimeParams:
     request_weight: float = 0.0
     routing: str = "flat"  # flat | domain: two hops, the subgoal's domains first
     route_domains: int = 3  # domain routing: retrieve inside this many domains
+    # how the encoders run: onnx (onnxruntime, no torch) | torch | auto = onnx where the
+    # bundle has the ONNX files (bundles from before them: torch)
+    encoder_backend: str = "auto"
+    retriever_weights: str = "fp32"  # onnx: fp32 | int8 graph of the bi-encoder
+    reranker_weights: str = "fp32"  # onnx: fp32 | int8 graph of the cross-encoder
+    onnx_threads: int = 0  # onnxruntime intra-op threads; 0 = every core
+    # bounded work per request: input past these is cut, with a warning in the result
+    max_request_chars: int = 4000  # the request is read up to here
+    max_subgoals: int = 8  # subgoals beyond this are dropped (the whole request still runs)
+    max_rerank_pairs: int = 160  # cross-encoder pairs per request, shared by its steps
+    # dense search: exact below this many tools, an approximate (HNSW) index at or above it
+    ann_threshold: int = 20000
     policy: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -65,6 +79,19 @@ class RuntimeParams:
         if params.retrieval_prior < 0 or params.tie_margin < 0 or params.request_weight < 0:
             raise ValueError(
                 "runtime params: retrieval_prior, tie_margin and request_weight must be >= 0"
+            )
+        if params.encoder_backend not in ENCODER_BACKENDS:
+            raise ValueError(
+                f"runtime params: encoder_backend {params.encoder_backend!r} is not "
+                f"{'|'.join(ENCODER_BACKENDS)}"
+            )
+        check_weights(params.retriever_weights, "runtime params: retriever_weights")
+        check_weights(params.reranker_weights, "runtime params: reranker_weights")
+        limits = (params.max_request_chars, params.max_subgoals, params.max_rerank_pairs)
+        if min(limits) < 1 or params.onnx_threads < 0 or params.ann_threshold < 1:
+            raise ValueError(
+                "runtime params: max_request_chars, max_subgoals, max_rerank_pairs and "
+                "ann_threshold must be >= 1, onnx_threads >= 0"
             )
         if params.routing not in ROUTINGS:
             raise ValueError(f"runtime params: routing {params.routing!r} is not flat|domain")
