@@ -65,12 +65,16 @@ NAME = stb
 SPLIT = random
 STB_DIR = ../shared/benchmarks/stabletoolbench
 # beside the default pipeline: the cross-encoder (dense prior), the dense order alone, the
-# subgoals without the whole-request list, the fused order and the stock bundle
+# subgoals without the whole-request list, the fused order, the encoders through torch
+# instead of ONNX and each ONNX encoder in int8, and the stock bundle
 EVAL_VARIANTS = \
 	--variant cross_encoder=reranker:cross_encoder \
 	--variant dense_order=runtime:reranker=cross_encoder,retrieval_prior=1000 \
 	--variant subgoals_only=runtime:request_weight=0 \
 	--variant fused_order=reranker:fused \
+	--variant torch_encoders=runtime:encoder_backend=torch \
+	--variant int8_retriever=runtime:retriever_weights=int8 \
+	--variant int8_reranker=runtime:reranker_weights=int8 \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category
 bench-real: $(STAMP)
