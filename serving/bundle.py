@@ -4,6 +4,8 @@ Layout (format version 1), every file hashed in `manifest.json`:
     manifest.json            versions, git rev, params, metrics, models, sha256 per file
     cards.jsonl              card snapshot, each with `description_sha256`
     dense/embeddings.npy     float32 [n_tools, dim], L2-normalised, row i = cards line i
+    dense/hnsw.faiss         optional approximate index over them (catalogs of at least
+                             `runtime.ann_threshold` tools)
     models/retriever/        the bi-encoder that embeds subgoals (and made the embeddings)
     models/reranker/         optional cross-encoder
     models/*/onnx/           each encoder as ONNX (model.onnx fp32, model_int8.onnx),
@@ -37,6 +39,7 @@ log = logging.getLogger(__name__)
 MANIFEST = "manifest.json"
 CARDS = "cards.jsonl"
 EMBEDDINGS = "dense/embeddings.npy"
+ANN_INDEX = "dense/hnsw.faiss"
 RETRIEVER_DIR = "models/retriever"
 RERANKER_DIR = "models/reranker"
 LTR_DIR = "models/ltr"
@@ -198,6 +201,11 @@ class Bundle:
     def ltr_path(self) -> Path | None:
         path = self.root / LTR_DIR
         return path if path.is_dir() else None
+
+    @property
+    def ann_path(self) -> Path | None:
+        path = self.root / ANN_INDEX
+        return path if path.is_file() else None
 
     @property
     def bm25_path(self) -> Path:

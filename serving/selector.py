@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from serving.ann import ApproximateDense
 from serving.bundle import Bundle, BundleError, load_bundle, load_ranker
 from serving.calls import (
     CallOutcome,
@@ -51,6 +52,7 @@ from serving.retrieve import (
     ExactNameMatcher,
     FuseStage,
     RetrieveStage,
+    VectorSearch,
     weighted_rrf,
 )
 from serving.routing import DomainRouter
@@ -231,6 +233,17 @@ def rerank_depth(n_steps: int, depth: int, max_pairs: int) -> tuple[int, list[st
     ]
 
 
+def dense_retriever(bundle: Bundle, ann_threshold: int) -> VectorSearch:
+    """Exact search below `ann_threshold` tools; above it the bundle's HNSW index (built
+    here, once, when the bundle has none: slow for a large catalog, so export writes it)."""
+    if len(bundle.cards) < ann_threshold:
+        return DenseRetriever(bundle.embeddings)
+    if bundle.ann_path is not None:
+        return ApproximateDense.load(bundle.ann_path, bundle.embeddings)
+    log.warning("%s: %d tools and no ANN index; building one", bundle.root, len(bundle.cards))
+    return ApproximateDense.build(bundle.embeddings)
+
+
 class Selector:
     """Assembled from a bundle; no per-request state, safe to share across threads."""
 
@@ -255,7 +268,7 @@ class Selector:
         self._ids = [c.tool_id for c in bundle.cards]
         self._rows = {tool_id: row for row, tool_id in enumerate(self._ids)}
         self._access = AccessIndex(bundle.cards)
-        self._dense = DenseRetriever(bundle.embeddings)
+        self._dense = dense_retriever(bundle, params.ann_threshold)
         self._bm25 = bm25
         self._capability = CapabilityRetriever(bundle.capabilities, len(bundle.cards))
         self._exact = ExactNameMatcher(bundle.cards)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from serving import bundle as B
+from serving.ann import ApproximateDense
 from serving.config import RuntimeParams, utc_now
 from serving.encoder import Encoder
 from serving.retrieve import BM25Retriever
@@ -73,6 +74,8 @@ def export_bundle(
     encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
     vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
     np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
+    if len(cards) >= runtime.ann_threshold:  # the runtime searches it approximately
+        ApproximateDense.build(vectors).save(out_dir / B.ANN_INDEX)
     BM25Retriever.build(cards).save(out_dir / B.BM25_DIR)
     (out_dir / B.CAPABILITIES).write_text(json.dumps(B.build_capability_index(cards)))
     (out_dir / B.RUNTIME).write_text(json.dumps(runtime.to_dict(), indent=2, sort_keys=True))
