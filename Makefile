@@ -17,7 +17,7 @@ export TOKENIZERS_PARALLELISM := false
 # dvc runs stage commands through the shell: `python` there must be the venv's.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo studies test test-all lint clean
+.PHONY: install demo studies test test-all lint clean bench
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,14 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+
+# What the runtime costs (after `make demo`): ONNX vs torch vs plain BM25 per stage, a
+# one-shot `toolsift discover`, 10k/100k synthetic catalogs and a runtime-only venv
+# (training/bench.py). A benchmark, not a test: numbers depend on the machine's load.
+BENCH_BUNDLE ?= bundles/demo
+bench: $(STAMP)
+	$(PY) -m training.bench $(BENCH_BUNDLE) data/demo/eval.jsonl metrics/bench.json \
+		reports/bench.md --venv-size
 
 # The whole pipeline on any labeled benchmark in the neutral shape (data/README.md), read in
 # place: `make bench-real DATA=<dir> NAME=<name> SPLIT=random|category`. Convert it (train
