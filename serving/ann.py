@@ -39,7 +39,8 @@ class ApproximateDense:
     def build(cls, embeddings: np.ndarray) -> ApproximateDense:
         import faiss
 
-        index = faiss.IndexHNSWFlat(embeddings.shape[1], HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
+        dim = embeddings.shape[1]
+        index = faiss.IndexHNSWFlat(dim, HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = HNSW_EF_BUILD
         index.add(np.ascontiguousarray(embeddings, dtype=np.float32))
         return cls(index, embeddings)

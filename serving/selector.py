@@ -326,7 +326,9 @@ class Selector:
     @classmethod
     def _make_scorer(cls, bundle: Bundle, params: RuntimeParams, path: Path) -> Scorer:
         if cls._use_onnx(bundle, params):
-            return OnnxPairScorer(path, weights=params.reranker_weights, threads=params.onnx_threads)
+            return OnnxPairScorer(
+                path, weights=params.reranker_weights, threads=params.onnx_threads
+            )
         return PairScorer(path, precision=params.reranker_precision)
 
     @classmethod

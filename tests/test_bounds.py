@@ -5,8 +5,8 @@ import time
 import pytest
 
 from serving.config import RuntimeParams
-from serving.selector import Selector, bounded_request, bounded_subgoals, rerank_depth
 from serving.selection import Subgoal
+from serving.selector import Selector, bounded_request, bounded_subgoals, rerank_depth
 
 
 def test_request_is_cut_at_max_chars():

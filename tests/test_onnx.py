@@ -109,9 +109,8 @@ def test_backend_is_a_runtime_param(fixture_bundle):
     assert isinstance(onnx_selector.encoder, OnnxEncoder)
     assert onnx_selector.encoder.weights == "int8"
     request = "list the commits on the main branch"
-    assert (
-        torch_selector.discover(request).ranked()[:3] == onnx_selector.discover(request).ranked()[:3]
-    )
+    top = [s.discover(request).ranked()[:3] for s in (torch_selector, onnx_selector)]
+    assert top[0] == top[1]
 
 
 NO_MODEL_RUNTIME = """
@@ -127,7 +126,8 @@ runs = [
 ]
 codes = [CliRunner().invoke(app, args).exit_code for args in runs]
 heavy = {"torch", "transformers", "sentence_transformers", "onnxruntime", "tokenizers"}
-print(json.dumps({"codes": codes, "loaded": sorted({m.split('.')[0] for m in sys.modules} & heavy)}))
+loaded = sorted({m.split('.')[0] for m in sys.modules} & heavy)
+print(json.dumps({"codes": codes, "loaded": loaded}))
 """
 
 

@@ -22,7 +22,6 @@ ratios measured in the same run beside them.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import resource
@@ -159,7 +158,12 @@ def perturbed_catalog(bundle_cards: Sequence[Any], embeddings: np.ndarray, n: in
         if len(words) > 3:
             del words[rng.randrange(len(words))]
         cards.append(
-            replace(card, tool_id=f"{card.tool_id}_{i}", name=f"{card.name}_{i}", summary=" ".join(words))
+            replace(
+                card,
+                tool_id=f"{card.tool_id}_{i}",
+                name=f"{card.name}_{i}",
+                summary=" ".join(words),
+            )
         )
         rows.append(j)
     vectors = embeddings[rows] + noise.normal(0, 0.03, (n, embeddings.shape[1])).astype(np.float32)
@@ -204,8 +208,9 @@ def synthetic_retrieval(
                 stage(Selection(Subgoal(text=text)))
                 ms.append((time.perf_counter() - t0) * 1e3)
                 if name == "hnsw":
-                    exact_rows = {r for r, _ in DenseRetriever(embeddings).search(vector, mask, n)}
-                    overlap.append(len(exact_rows & {r for r, _ in ann.search(vector, mask, n)}) / n)
+                    exact = {r for r, _ in DenseRetriever(embeddings).search(vector, mask, n)}
+                    approx = {r for r, _ in ann.search(vector, mask, n)}
+                    overlap.append(len(exact & approx) / n)
             row[name] = {"retrieve": percentiles(ms)}
             if overlap:
                 row[name]["dense_recall_vs_exact"] = round(float(np.mean(overlap)), 4)

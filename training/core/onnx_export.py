@@ -67,7 +67,8 @@ def _bi_encoder(model_dir: Path) -> tuple[Any, int, str]:
 
     st = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
     pooling = json.loads((model_dir / "1_Pooling" / "config.json").read_text())
-    if pooling.get("pooling_mode", "mean") != "mean" and not pooling.get("pooling_mode_mean_tokens"):
+    mean = pooling.get("pooling_mode", "mean") == "mean" or pooling.get("pooling_mode_mean_tokens")
+    if not mean:
         raise ValueError(f"{model_dir}: only mean pooling is exported (got {pooling})")
     from transformers import AutoModel
 
