@@ -74,7 +74,7 @@ SPLIT = random
 STB_DIR = ../shared/benchmarks/stabletoolbench
 # beside the default pipeline: the cross-encoder (dense prior), the dense order alone, the
 # subgoals without the whole-request list, the fused order, the encoders through torch
-# instead of ONNX and each ONNX encoder in int8, and the stock bundle
+# instead of ONNX, the other ONNX weights of each encoder, and the stock bundle
 EVAL_VARIANTS = \
 	--variant cross_encoder=reranker:cross_encoder \
 	--variant dense_order=runtime:reranker=cross_encoder,retrieval_prior=1000 \
@@ -82,7 +82,7 @@ EVAL_VARIANTS = \
 	--variant fused_order=reranker:fused \
 	--variant torch_encoders=runtime:encoder_backend=torch \
 	--variant int8_retriever=runtime:retriever_weights=int8 \
-	--variant int8_reranker=runtime:reranker_weights=int8 \
+	--variant fp32_reranker=runtime:reranker_weights=fp32 \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category
 bench-real: $(STAMP)
