@@ -52,10 +52,10 @@ clean:
 
 # What the runtime costs (after `make demo`): ONNX vs torch vs plain BM25 per stage, a
 # one-shot `toolsift discover`, 10k/100k synthetic catalogs and a runtime-only venv
-# (training/bench.py). A benchmark, not a test: numbers depend on the machine's load.
+# (training/checks/runtime_bench.py). A benchmark, not a test: numbers depend on load.
 BENCH_BUNDLE ?= bundles/demo
 bench: $(STAMP)
-	$(PY) -m training.bench $(BENCH_BUNDLE) data/demo/eval.jsonl metrics/bench.json \
+	$(PY) -m training.checks.runtime_bench $(BENCH_BUNDLE) data/demo/eval.jsonl metrics/bench.json \
 		reports/bench.md --venv-size
 
 # The whole pipeline on any labeled benchmark in the neutral shape (data/README.md), read in

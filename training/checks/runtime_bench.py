@@ -1,6 +1,6 @@
 """`make bench`: what the runtime costs, every number from one run on this machine.
 
-    python -m training.bench BUNDLE QUERIES METRICS REPORT [--n-requests N]
+    python -m training.checks.runtime_bench BUNDLE QUERIES METRICS REPORT [--n-requests N]
         [--catalog-sizes 10000,100000] [--venv-size]
 
 - per-stage p50/p95 on the labeled requests for the ONNX path (fp32, and each encoder in
@@ -43,7 +43,7 @@ from serving.selection import Selection, SessionContext, Subgoal
 from serving.selector import Selector
 from training.core.metrics_io import write_metrics
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS: dict[str, dict[str, Any]] = {
     "onnx_fp32": {"encoder_backend": "onnx"},
     "onnx_int8_retriever": {"encoder_backend": "onnx", "retriever_weights": "int8"},
