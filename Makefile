@@ -17,7 +17,7 @@ export TOKENIZERS_PARALLELISM := false
 # dvc runs stage commands through the shell: `python` there must be the venv's.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo studies test test-all lint clean
+.PHONY: install demo studies test test-all lint clean bench
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,14 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
 
+# What the runtime costs (after `make demo`): ONNX vs torch vs plain BM25 per stage, a
+# one-shot `toolsift discover`, 10k/100k synthetic catalogs and a runtime-only venv
+# (training/checks/runtime_bench.py). A benchmark, not a test: numbers depend on load.
+BENCH_BUNDLE ?= bundles/demo
+bench: $(STAMP)
+	$(PY) -m training.checks.runtime_bench $(BENCH_BUNDLE) data/demo/eval.jsonl metrics/bench.json \
+		reports/bench.md --venv-size
+
 # The whole pipeline on any labeled benchmark in the neutral shape (data/README.md), read in
 # place: `make bench-real DATA=<dir> NAME=<name> SPLIT=random|category`. Convert it (train
 # side -> traces, eval side -> labeled queries; SPLIT=category keeps whole categories out of
@@ -67,13 +75,17 @@ NAME = stb
 SPLIT = random
 STB_DIR = ../shared/benchmarks/stabletoolbench
 # beside the default pipeline: the cross-encoder (dense prior), the dense order alone, the
-# subgoals without the whole-request list, the fused order and the stock bundle
+# subgoals without the whole-request list, the fused order, the encoders through torch
+# instead of ONNX, the other ONNX weights of each encoder, and the stock bundle
 EVAL_VARIANTS = \
 	--variant cross_encoder=reranker:cross_encoder \
 	--variant dense_order=runtime:reranker=cross_encoder,retrieval_prior=1000 \
 	--variant subgoals_only=runtime:request_weight=0 \
 	--variant rrf_order=runtime:request_order=rrf \
 	--variant fused_order=reranker:fused \
+	--variant torch_encoders=runtime:encoder_backend=torch \
+	--variant int8_retriever=runtime:retriever_weights=int8 \
+	--variant fp32_reranker=runtime:reranker_weights=fp32 \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category
 bench-real: $(STAMP)

@@ -4,8 +4,12 @@ Layout (format version 1), every file hashed in `manifest.json`:
     manifest.json            versions, git rev, params, metrics, models, sha256 per file
     cards.jsonl              card snapshot, each with `description_sha256`
     dense/embeddings.npy     float32 [n_tools, dim], L2-normalised, row i = cards line i
+    dense/hnsw.faiss         optional approximate index over them (catalogs of at least
+                             `runtime.ann_threshold` tools)
     models/retriever/        the bi-encoder that embeds subgoals (and made the embeddings)
     models/reranker/         optional cross-encoder
+    models/*/onnx/           each encoder as ONNX (model.onnx fp32, model_int8.onnx),
+                             tokenizer.json, onnx.json: the torch-free runtime's input
     models/ltr/              optional learned ranker: model.txt (LightGBM), features.json
                              (the feature names it was trained on), history.json
     bm25/                    the bm25s index over `ToolCard.index_text()` tokens
@@ -49,6 +53,7 @@ log = logging.getLogger(__name__)
 MANIFEST = "manifest.json"
 CARDS = "cards.jsonl"
 EMBEDDINGS = "dense/embeddings.npy"
+ANN_INDEX = "dense/hnsw.faiss"
 RETRIEVER_DIR = "models/retriever"
 RERANKER_DIR = "models/reranker"
 LTR_DIR = "models/ltr"
@@ -235,7 +240,9 @@ def read_cards(root: Path) -> list[ToolCard]:
             if not isinstance(rec, dict):
                 raise FieldError("<record>", "expected a JSON object")
             expected = rec.pop("description_sha256", None)
-            card = ToolCard.from_dict(rec)
+            # export validated these cards and the manifest's hash vouches for the file:
+            # the meta-schema check is the slowest part of a load (seconds per 1,000 tools)
+            card = ToolCard.from_dict(rec, check_schema=False)
         except FieldError as err:
             raise BundleError(f"{path}:{lineno}: {err}") from None
         if card.description_hash() != expected:
@@ -278,6 +285,11 @@ class Bundle:
     def ltr_path(self) -> Path | None:
         path = self.root / LTR_DIR
         return path if path.is_dir() else None
+
+    @property
+    def ann_path(self) -> Path | None:
+        path = self.root / ANN_INDEX
+        return path if path.is_file() else None
 
     @property
     def bm25_path(self) -> Path:

@@ -363,8 +363,12 @@ def lint(
     catalog: Annotated[Path, typer.Argument(help="Catalog JSONL to lint.")],
     as_json: Annotated[bool, typer.Option("--json", help="Findings as JSON.")] = False,
     embed: Annotated[
-        bool, typer.Option(help="Embed summaries to find unmarked near-duplicates (slower).")
-    ] = True,
+        bool,
+        typer.Option(
+            help="Embed summaries to find unmarked near-duplicates (slower; needs the "
+            "`[train]` install: torch and the packaged MiniLM)."
+        ),
+    ] = False,
     ledger: Annotated[
         Path | None, typer.Option(help="Approval ledger: also flag unapproved or changed tools.")
     ] = None,

@@ -8,11 +8,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from serving.encoder import check_precision
+from serving.onnx_models import check_weights
 from serving.rerank import check_prior_order
 
 RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
 REQUEST_ORDERS = ("rrf", "relevance")
+ENCODER_BACKENDS = ("auto", "onnx", "torch")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,18 @@ class RuntimeParams:
     request_order: str = "rrf"
     routing: str = "flat"  # flat | domain: two hops, the subgoal's domains first
     route_domains: int = 3  # domain routing: retrieve inside this many domains
+    # how the encoders run: onnx (onnxruntime, no torch) | torch | auto = onnx where the
+    # bundle has the ONNX files (bundles from before them: torch)
+    encoder_backend: str = "auto"
+    retriever_weights: str = "fp32"  # onnx: fp32 | int8 graph of the bi-encoder
+    reranker_weights: str = "fp32"  # onnx: fp32 | int8 graph of the cross-encoder
+    onnx_threads: int = 0  # onnxruntime intra-op threads; 0 = every core
+    # bounded work per request: input past these is cut, with a warning in the result
+    max_request_chars: int = 4000  # the request is read up to here
+    max_subgoals: int = 8  # subgoals beyond this are dropped (the whole request still runs)
+    max_rerank_pairs: int = 160  # cross-encoder pairs per request, shared by its steps
+    # dense search: exact below this many tools, an approximate (HNSW) index at or above it
+    ann_threshold: int = 20000
     policy: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -73,6 +87,19 @@ class RuntimeParams:
         if params.request_order not in REQUEST_ORDERS:
             raise ValueError(
                 f"runtime params: request_order {params.request_order!r} is not rrf|relevance"
+            )
+        if params.encoder_backend not in ENCODER_BACKENDS:
+            raise ValueError(
+                f"runtime params: encoder_backend {params.encoder_backend!r} is not "
+                f"{'|'.join(ENCODER_BACKENDS)}"
+            )
+        check_weights(params.retriever_weights, "runtime params: retriever_weights")
+        check_weights(params.reranker_weights, "runtime params: reranker_weights")
+        limits = (params.max_request_chars, params.max_subgoals, params.max_rerank_pairs)
+        if min(limits) < 1 or params.onnx_threads < 0 or params.ann_threshold < 1:
+            raise ValueError(
+                "runtime params: max_request_chars, max_subgoals, max_rerank_pairs and "
+                "ann_threshold must be >= 1, onnx_threads >= 0"
             )
         if params.routing not in ROUTINGS:
             raise ValueError(f"runtime params: routing {params.routing!r} is not flat|domain")

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -77,12 +77,41 @@ def use_bf16(precision: str) -> bool:
     return precision == "bf16" or (precision == "auto" and native_bf16())
 
 
+class TextEncoder(Protocol):
+    """What retrieval needs of a bi-encoder: torch (`Encoder`) or ONNX (`OnnxEncoder`)."""
+
+    model_path: str
+    batch_size: int
+
+    @property
+    def key(self) -> str:
+        """The model and its numerics, for caches of its outputs."""
+        ...
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray: ...
+
+
+class Scorer(Protocol):
+    """What the cross-encoder reranker needs: torch (`PairScorer`) or `OnnxPairScorer`."""
+
+    model_path: str
+
+    @property
+    def key(self) -> str: ...
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray: ...
+
+
 class Encoder:
     """Embeds texts with a bi-encoder loaded on first use, L2-normalised float32."""
 
     def __init__(self, model_path: str | Path, *, batch_size: int = 64) -> None:
         self.model_path = str(model_path)
         self.batch_size = batch_size
+
+    @property
+    def key(self) -> str:
+        return f"{self.model_path}@torch"
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         with _LOCK:
@@ -108,6 +137,10 @@ class PairScorer:
         self.model_path = str(model_path)
         self.batch_size = batch_size
         self.precision = precision
+
+    @property
+    def key(self) -> str:
+        return f"{self.model_path}@{self.precision}"  # bf16 scores differ from fp32's
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if not pairs:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from serving.encoder import PairScorer
+from serving.encoder import Scorer
 from serving.ranker_features import (
     MISSING_RANK,
     Calibration,
@@ -73,7 +73,7 @@ class CrossEncoderReranker:
     and the retriever's order is the better evidence (training/README.md).
     """
 
-    scorer: PairScorer
+    scorer: Scorer
     cards: Mapping[str, ToolCard]
     prior_weight: float = 0.0
     prior_order: str = "fused"

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -75,6 +75,12 @@ def access_problem(card: ToolCard, ctx: SessionContext) -> str | None:
     if card.env and ctx.env not in card.env:
         return "filter:env"
     return None
+
+
+class VectorSearch(Protocol):
+    """Dense top-n inside a mask: exact (`DenseRetriever`) or `serving.ann.ApproximateDense`."""
+
+    def search(self, query_vector: np.ndarray, mask: np.ndarray, n: int) -> Hits: ...
 
 
 class DenseRetriever:
@@ -230,7 +236,7 @@ class RetrieveStage:
     `vector` is the subgoal's embedding and `mask` the session's rows.
     """
 
-    dense: DenseRetriever
+    dense: VectorSearch
     bm25: BM25Retriever
     capability: CapabilityRetriever
     ids: Sequence[str]  # row -> tool id

@@ -8,6 +8,7 @@ is kept for the trace, which is the next training run's input.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from serving.bundle import Bundle, load_bundle, load_ranker
+from serving.ann import ApproximateDense
+from serving.bundle import Bundle, BundleError, load_bundle, load_ranker
 from serving.calls import (
     CallOutcome,
     CallVerdict,
@@ -29,10 +31,11 @@ from serving.calls import (
 from serving.config import RuntimeParams, utc_now
 from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
 from serving.disclose import Disclosure, disclose_discovery, disclose_selection
-from serving.encoder import Encoder, PairScorer
+from serving.encoder import Encoder, PairScorer, Scorer, TextEncoder
 from serving.filters import HardFilter
 from serving.gate import ActiveSet, SearchTools
 from serving.observe import ObservationStore, follow_ups
+from serving.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
 from serving.policy import PolicyDecision, RiskPolicy
 from serving.rerank import (
     CrossEncoderReranker,
@@ -49,6 +52,7 @@ from serving.retrieve import (
     ExactNameMatcher,
     FuseStage,
     RetrieveStage,
+    VectorSearch,
     relevance_first,
     weighted_rrf,
 )
@@ -56,6 +60,8 @@ from serving.routing import DomainRouter
 from serving.schema import ToolCard
 from serving.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
 from serving.text import request_text
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +131,8 @@ class Discovery:
     request_weight: float = 0.0
     rrf_k: int = 60
     request_order: str = "rrf"  # `RuntimeParams.request_order`
+    # what the runtime's bounds cut from this request (`bounded_request`, `rerank_depth`)
+    warnings: tuple[str, ...] = ()
 
     @property
     def menu_tokens(self) -> int:
@@ -196,7 +204,51 @@ class Discovery:
             "ranked": self.ranked()[:DEFAULT_RANKED],
             "menu_tokens": self.menu_tokens,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+            "warnings": list(self.warnings),
         }
+
+
+def bounded_request(request: str, max_chars: int) -> tuple[str, list[str]]:
+    """The part of `request` the runtime reads, and a warning when it cut the rest: one
+    oversized request must cost milliseconds, not a worker."""
+    if len(request) <= max_chars:
+        return request, []
+    return request[:max_chars], [
+        f"request cut to its first {max_chars} of {len(request)} characters (max_request_chars)"
+    ]
+
+
+def bounded_subgoals(
+    subgoals: Sequence[Subgoal], max_subgoals: int
+) -> tuple[list[Subgoal], list[str]]:
+    """The first `max_subgoals` subgoals, and a warning when there were more."""
+    if len(subgoals) <= max_subgoals:
+        return list(subgoals), []
+    return list(subgoals[:max_subgoals]), [
+        f"{len(subgoals) - max_subgoals} of {len(subgoals)} subgoals dropped (max_subgoals)"
+    ]
+
+
+def rerank_depth(n_steps: int, depth: int, max_pairs: int) -> tuple[int, list[str]]:
+    """Candidates the reranker scores per step so that a request's steps together score
+    at most `max_pairs` pairs (at least one each), and a warning when that is below `depth`."""
+    if n_steps * depth <= max_pairs:
+        return depth, []
+    cut = max(1, max_pairs // max(1, n_steps))
+    return cut, [
+        f"rerank depth cut from {depth} to {cut} for {n_steps} steps (max_rerank_pairs)"
+    ]
+
+
+def dense_retriever(bundle: Bundle, ann_threshold: int) -> VectorSearch:
+    """Exact search below `ann_threshold` tools; above it the bundle's HNSW index (built
+    here, once, when the bundle has none: slow for a large catalog, so export writes it)."""
+    if len(bundle.cards) < ann_threshold:
+        return DenseRetriever(bundle.embeddings)
+    if bundle.ann_path is not None:
+        return ApproximateDense.load(bundle.ann_path, bundle.embeddings)
+    log.warning("%s: %d tools and no ANN index; building one", bundle.root, len(bundle.cards))
+    return ApproximateDense.build(bundle.embeddings)
 
 
 class Selector:
@@ -210,7 +262,7 @@ class Selector:
         decomposer: Decomposer,
         reranker: Reranker,
         policy: RiskPolicy,
-        encoder: Encoder,
+        encoder: TextEncoder,
         bm25: BM25Retriever,
     ) -> None:
         self.bundle = bundle
@@ -223,7 +275,7 @@ class Selector:
         self._ids = [c.tool_id for c in bundle.cards]
         self._rows = {tool_id: row for row, tool_id in enumerate(self._ids)}
         self._access = AccessIndex(bundle.cards)
-        self._dense = DenseRetriever(bundle.embeddings)
+        self._dense = dense_retriever(bundle, params.ann_threshold)
         self._bm25 = bm25
         self._capability = CapabilityRetriever(bundle.capabilities, len(bundle.cards))
         self._exact = ExactNameMatcher(bundle.cards)
@@ -281,12 +333,40 @@ class Selector:
             decomposer=decomposer or make_decomposer(DecomposerVocabulary.from_cards(bundle.cards)),
             reranker=cls._make_reranker(bundle, params),
             policy=policy or RiskPolicy.from_dict(params.policy),
-            encoder=Encoder(bundle.retriever_path),
+            encoder=cls._make_encoder(bundle, params),
             bm25=bm25 or BM25Retriever.load(bundle.bm25_path),
         )
 
     @staticmethod
-    def _make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
+    def _use_onnx(bundle: Bundle, params: RuntimeParams) -> bool:
+        """onnx, torch, or auto = onnx when every encoder the bundle has was exported;
+        asking for onnx from a bundle without it fails at load, not mid-request."""
+        models = [p for p in (bundle.retriever_path, bundle.reranker_path) if p is not None]
+        exported = all(has_onnx(p) for p in models)
+        if params.encoder_backend == "onnx" and not exported:
+            raise BundleError(f"{bundle.root}: encoder_backend onnx, but no ONNX export in it")
+        return params.encoder_backend == "onnx" or (
+            params.encoder_backend == "auto" and exported
+        )
+
+    @classmethod
+    def _make_encoder(cls, bundle: Bundle, params: RuntimeParams) -> TextEncoder:
+        if cls._use_onnx(bundle, params):
+            return OnnxEncoder(
+                bundle.retriever_path, weights=params.retriever_weights, threads=params.onnx_threads
+            )
+        return Encoder(bundle.retriever_path)
+
+    @classmethod
+    def _make_scorer(cls, bundle: Bundle, params: RuntimeParams, path: Path) -> Scorer:
+        if cls._use_onnx(bundle, params):
+            return OnnxPairScorer(
+                path, weights=params.reranker_weights, threads=params.onnx_threads
+            )
+        return PairScorer(path, precision=params.reranker_precision)
+
+    @classmethod
+    def _make_reranker(cls, bundle: Bundle, params: RuntimeParams) -> Reranker:
         cards = {c.tool_id: c for c in bundle.cards}
         want = params.reranker
         if want == "auto":
@@ -302,7 +382,7 @@ class Selector:
                 f"{bundle.root}: runtime asks for {want}, the bundle has no cross-encoder"
             )
         cross_encoder = CrossEncoderReranker(
-            PairScorer(bundle.reranker_path, precision=params.reranker_precision),
+            cls._make_scorer(bundle, params, bundle.reranker_path),
             cards,
             prior_weight=params.retrieval_prior,
             prior_order=params.retrieval_prior_order,
@@ -342,12 +422,22 @@ class Selector:
         of the wrong shape."""
         request = request_text(request, "request")
         ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
+        p = self.params
         t0 = time.perf_counter()
-        subgoals = self.decomposer.decompose(request)
+        request, warnings = bounded_request(request, p.max_request_chars)
+        subgoals, cut = bounded_subgoals(self.decomposer.decompose(request), p.max_subgoals)
         t_decompose = (time.perf_counter() - t0) * 1e3
-        steps = self.select(subgoals, ctx, request=request)
         whole = self.whole_request(request, subgoals)
-        request_step = self.select([whole], ctx, request=request)[0] if whole else None
+        depth, shallow = rerank_depth(
+            len(subgoals) + (whole is not None), p.rerank_depth, p.max_rerank_pairs
+        )
+        warnings += cut + shallow
+        for warning in warnings:
+            log.warning("discover: %s", warning)
+        steps = self.select(subgoals, ctx, request=request, depth=depth)
+        request_step = (
+            self.select([whole], ctx, request=request, depth=depth)[0] if whole else None
+        )
         return Discovery(
             request_id=uuid.uuid4().hex,
             request=request,
@@ -358,6 +448,7 @@ class Selector:
             request_weight=self.params.request_weight,
             rrf_k=self.params.rrf_k,
             request_order=self.params.request_order,
+            warnings=tuple(warnings),
         )
 
     def whole_request(self, request: str, subgoals: Sequence[Subgoal]) -> Subgoal | None:
@@ -377,9 +468,15 @@ class Selector:
         )
 
     def select(
-        self, subgoals: Sequence[Subgoal], ctx: SessionContext, *, request: str = ""
+        self,
+        subgoals: Sequence[Subgoal],
+        ctx: SessionContext,
+        *,
+        request: str = "",
+        depth: int | None = None,
     ) -> list[StepResult]:
-        """Run retrieval to disclosure for given subgoals (batch-encoding them once)."""
+        """Run retrieval to disclosure for given subgoals (batch-encoding them once);
+        `depth`: candidates reranked per subgoal (default `rerank_depth`)."""
         if not subgoals:
             return []
         t0 = time.perf_counter()
@@ -391,7 +488,13 @@ class Selector:
         orphans = [r for r in exact_in_request if r not in placed]
         return [
             self._select_one(
-                sg, vec, mask, ctx, extra_exact=orphans if i == 0 else [], shared_ms=t_shared
+                sg,
+                vec,
+                mask,
+                ctx,
+                extra_exact=orphans if i == 0 else [],
+                shared_ms=t_shared,
+                depth=self.params.rerank_depth if depth is None else depth,
             )
             for i, (sg, vec) in enumerate(zip(subgoals, vectors, strict=True))
         ]
@@ -532,6 +635,7 @@ class Selector:
         *,
         extra_exact: Sequence[int],
         shared_ms: float,
+        depth: int,
     ) -> StepResult:
         p = self.params
         # three runs, so the trace keeps the set after fusion and after the filters
@@ -547,7 +651,7 @@ class Selector:
             size=p.menu_size,
             tie_margin=p.tie_margin,
             min_relevance=self.menu_threshold,
-            depth=p.rerank_depth,
+            depth=depth,
         )
         sel = run_stages(sel, [("rerank", menu)])
 

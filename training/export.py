@@ -6,7 +6,8 @@
 Without --retriever the packaged all-MiniLM-L6-v2 embeds the cards; without --reranker
 the bundle has no cross-encoder and the runtime ranks by fused order; --ltr adds the
 LightGBM ranker of `train_ltr` (its model, feature names and history table), refused
-when its feature names are not the ones this code computes.
+when its feature names are not the ones this code computes. Both encoders are also
+written as ONNX (fp32 and int8, `training.core.onnx_export`) for the torch-free runtime.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         ltr_path=Path(args.ltr) if args.ltr else None,
         runtime=runtime,
         params=params,
+        onnx=True,
         extra_params={"approvals": {"ledger": args.ledger, "excluded": dict(excluded)}}
         if args.ledger
         else None,

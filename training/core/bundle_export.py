@@ -15,10 +15,12 @@ from typing import Any
 import numpy as np
 
 from serving import bundle as B
+from serving.ann import ApproximateDense
 from serving.config import RuntimeParams, utc_now
 from serving.encoder import Encoder
 from serving.retrieve import BM25Retriever
 from serving.schema import BundleManifest, ToolCard
+from training.core.onnx_export import export_onnx
 
 _MODEL_NOISE = shutil.ignore_patterns(
     "README.md", ".gitattributes", "data_config.json", "checkpoint-*"
@@ -43,8 +45,11 @@ def export_bundle(
     ltr_path: Path | None = None,
     params: ExportParams,
     extra_params: dict[str, Any] | None = None,
+    onnx: bool = False,
 ) -> BundleManifest:
-    """Write every bundle file, then the manifest that hashes them."""
+    """Write every bundle file, then the manifest that hashes them. `onnx`: also the
+    encoders as ONNX for the torch-free runtime (the export stage; scratch bundles that
+    only training reads skip its ~30 s)."""
     if out_dir.exists():
         shutil.rmtree(out_dir)
     (out_dir / "dense").mkdir(parents=True)
@@ -64,9 +69,13 @@ def export_bundle(
                 f"the runtime computes {list(FEATURE_NAMES)}"
             )
         shutil.copytree(ltr_path, out_dir / B.LTR_DIR, ignore=_MODEL_NOISE)
+    if onnx:
+        export_bundle_onnx(out_dir)
     encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
     vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
     np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
+    if len(cards) >= runtime.ann_threshold:  # the runtime searches it approximately
+        ApproximateDense.build(vectors).save(out_dir / B.ANN_INDEX)
     BM25Retriever.build(cards).save(out_dir / B.BM25_DIR)
     (out_dir / B.CAPABILITIES).write_text(json.dumps(B.build_capability_index(cards)))
     (out_dir / B.RUNTIME).write_text(json.dumps(runtime.to_dict(), indent=2, sort_keys=True))
@@ -81,4 +90,29 @@ def export_bundle(
             "ltr": str(ltr_path) if ltr_path else None,
             "embedding_dim": int(vectors.shape[1]),
         },
+    )
+
+
+def export_bundle_onnx(root: Path) -> None:
+    """Both encoders of the bundle at `root` as ONNX (fp32 and int8) beside their weights,
+    so the runtime needs no torch (`serving.onnx_models`)."""
+    export_onnx(root / B.RETRIEVER_DIR, "bi_encoder")
+    if (root / B.RERANKER_DIR).is_dir():
+        export_onnx(root / B.RERANKER_DIR, "cross_encoder")
+
+
+def add_onnx(root: Path) -> BundleManifest:
+    """An existing bundle (a copy: it is rewritten) with its encoders' ONNX files added and
+    the manifest rewritten to hash them; everything else it records is kept."""
+    old = B.verify_bundle(root)
+    export_bundle_onnx(root)
+    return B.finalize_manifest(
+        root,
+        created_at=old.created_at,
+        git_rev=old.git_rev,
+        params=old.params,
+        metrics=old.metrics,
+        models=old.models,
+        feature_names=old.feature_names,
+        mlflow_run_id=old.mlflow_run_id,
     )

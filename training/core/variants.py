@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from serving.config import RERANKERS, RuntimeParams
-from serving.encoder import Encoder, PairScorer
+from serving.encoder import Encoder, Scorer, TextEncoder
 from serving.rerank import CrossEncoderReranker, LearnedReranker
 from serving.retrieve import BM25Retriever
 from serving.selector import Selector
@@ -56,39 +56,52 @@ class Variant:
         return variant
 
 
-class CachedEncoder(Encoder):
-    """An Encoder that remembers vectors by (model, text), shared across the selectors of
-    one run: a variant with the candidate's bi-encoder does not embed a subgoal twice."""
+class CachedEncoder:
+    """A text encoder that remembers vectors by (model key, text), shared across the
+    selectors of one run: a variant with the candidate's bi-encoder, run the same way
+    (torch, or ONNX with the same weights), does not embed a subgoal twice."""
 
-    def __init__(self, inner: Encoder, cache: dict[tuple[str, str], np.ndarray]) -> None:
-        super().__init__(inner.model_path, batch_size=inner.batch_size)
+    def __init__(self, inner: TextEncoder, cache: dict[tuple[str, str], np.ndarray]) -> None:
+        self.inner = inner
+        self.model_path = inner.model_path
+        self.batch_size = inner.batch_size
         self.cache = cache
+
+    @property
+    def key(self) -> str:
+        return self.inner.key
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if (self.model_path, t) not in self.cache))
+        key = self.inner.key
+        missing = list(dict.fromkeys(t for t in texts if (key, t) not in self.cache))
         if missing:
-            vectors = super().encode(missing, show_progress=show_progress)
+            vectors = self.inner.encode(missing, show_progress=show_progress)
             for text, vector in zip(missing, vectors, strict=True):
-                self.cache[(self.model_path, text)] = vector
+                self.cache[(key, text)] = vector
         if not texts:
-            return super().encode([])
-        return np.stack([self.cache[(self.model_path, t)] for t in texts])
+            return self.inner.encode([])
+        return np.stack([self.cache[(key, t)] for t in texts])
 
 
-class CachedPairScorer(PairScorer):
-    """A PairScorer that remembers scores by (model, query, document): a retriever variant
-    pays the cross-encoder only for the candidates the pipeline did not already score."""
+class CachedPairScorer:
+    """A pair scorer that remembers scores by (model key, query, document): a retriever
+    variant pays the cross-encoder only for the candidates the pipeline did not score."""
 
-    def __init__(self, inner: PairScorer, cache: dict[tuple[str, str, str], float]) -> None:
-        super().__init__(inner.model_path, batch_size=inner.batch_size, precision=inner.precision)
+    def __init__(self, inner: Scorer, cache: dict[tuple[str, str, str], float]) -> None:
+        self.inner = inner
+        self.model_path = inner.model_path
         self.cache = cache
 
+    @property
+    def key(self) -> str:
+        return self.inner.key
+
     def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        model = f"{self.model_path}@{self.precision}"  # bf16 scores differ from fp32's
+        model = self.inner.key  # bf16 or int8 scores differ from fp32's
         keys = [(model, q, d) for q, d in pairs]
         missing = list(dict.fromkeys(k for k in keys if k not in self.cache))
         if missing:
-            scores = super().score([(q, d) for _, q, d in missing])
+            scores = self.inner.score([(q, d) for _, q, d in missing])
             self.cache.update(zip(missing, (float(x) for x in scores), strict=True))
         return np.asarray([self.cache[k] for k in keys], dtype=np.float32)
 
@@ -102,7 +115,7 @@ class ModelCache:
     vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     scores: dict[tuple[str, str, str], float] = field(default_factory=dict)
 
-    def wrap(self, selector: Selector, *, encoder: Encoder | None = None) -> Selector:
+    def wrap(self, selector: Selector, *, encoder: TextEncoder | None = None) -> Selector:
         """The same selector with its models behind this cache."""
         reranker = self._cached(selector.reranker)
         enc = encoder or selector.encoder

@@ -1,0 +1,134 @@
+"""The bundle's encoders through onnxruntime and the `tokenizers` library: no torch.
+
+`training.core.onnx_export` writes, beside each model's weights, `onnx/` with the graph in
+fp32 and int8, the tokenizer and `onnx.json` (max length, output name). A session is made
+on first use and kept by its object, which a `Selector` holds: one per selector.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ONNX_DIR = "onnx"
+ONNX_CONFIG = "onnx.json"
+TOKENIZER_FILE = "tokenizer.json"
+ONNX_FILES = {"fp32": "model.onnx", "int8": "model_int8.onnx"}
+WEIGHTS = tuple(ONNX_FILES)
+
+
+def has_onnx(model_dir: Path | None) -> bool:
+    """Whether `model_dir` holds an ONNX export this runtime can read."""
+    return model_dir is not None and (model_dir / ONNX_DIR / ONNX_CONFIG).is_file()
+
+
+def check_weights(weights: str, what: str) -> str:
+    if weights not in WEIGHTS:
+        raise ValueError(f"{what} {weights!r} is not {'|'.join(WEIGHTS)}")
+    return weights
+
+
+class _OnnxModel:
+    """One ONNX graph with its tokenizer; the session and tokenizer load once, lazily."""
+
+    def __init__(self, model_dir: str | Path, *, weights: str = "fp32", threads: int = 0) -> None:
+        check_weights(weights, f"{type(self).__name__}: weights")
+        self.model_path = str(model_dir)
+        self.weights = weights
+        self.threads = threads
+        self._lock = threading.Lock()
+        self._loaded: tuple[Any, Any, dict[str, Any]] | None = None
+
+    @property
+    def key(self) -> str:
+        """Names model and numerics for caches: int8 outputs differ from fp32's."""
+        return f"{self.model_path}@onnx-{self.weights}"
+
+    def _load(self) -> tuple[Any, Any, dict[str, Any]]:
+        with self._lock:
+            if self._loaded is None:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+
+                root = Path(self.model_path) / ONNX_DIR
+                settings = json.loads((root / ONNX_CONFIG).read_text())
+                options = ort.SessionOptions()
+                # 0 = every core: one request's batch is the only work in flight
+                options.intra_op_num_threads = self.threads or (os.cpu_count() or 1)
+                options.inter_op_num_threads = 1
+                # no busy-waiting between ops: on a shared CPU a spinning pool steals the
+                # cores the agent's own work needs
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                session = ort.InferenceSession(
+                    str(root / ONNX_FILES[self.weights]),
+                    sess_options=options,
+                    providers=["CPUExecutionProvider"],
+                )
+                tokenizer = Tokenizer.from_file(str(root / TOKENIZER_FILE))
+                tokenizer.enable_truncation(max_length=int(settings["max_length"]))
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+                self._loaded = (session, tokenizer, settings)
+            return self._loaded
+
+    def _run(self, batch: Sequence[Any]) -> np.ndarray:
+        session, tokenizer, settings = self._load()
+        encodings = tokenizer.encode_batch(list(batch))
+        feeds = {
+            "input_ids": np.asarray([e.ids for e in encodings], dtype=np.int64),
+            "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
+            "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
+        }
+        return np.asarray(session.run([settings["output"]], feeds)[0], dtype=np.float32)
+
+
+class OnnxEncoder(_OnnxModel):
+    """Embeds texts, L2-normalised float32, as `serving.encoder.Encoder` does with torch."""
+
+    def __init__(
+        self,
+        model_dir: str | Path,
+        *,
+        weights: str = "fp32",
+        threads: int = 0,
+        batch_size: int = 64,
+    ) -> None:
+        super().__init__(model_dir, weights=weights, threads=threads)
+        self.batch_size = batch_size
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        if not texts:
+            dim = int(self._load()[0].get_outputs()[0].shape[-1])
+            return np.zeros((0, dim), dtype=np.float32)
+        parts = [
+            self._run(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
+        ]
+        return np.concatenate(parts)
+
+
+class OnnxPairScorer(_OnnxModel):
+    """Scores (query, document) pairs: the cross-encoder's score, as `PairScorer` does."""
+
+    def __init__(
+        self,
+        model_dir: str | Path,
+        *,
+        weights: str = "fp32",
+        threads: int = 0,
+        batch_size: int = 64,
+    ) -> None:
+        super().__init__(model_dir, weights=weights, threads=threads)
+        self.batch_size = batch_size
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        if not pairs:
+            return np.zeros(0, dtype=np.float32)
+        parts = [
+            self._run(pairs[i : i + self.batch_size]) for i in range(0, len(pairs), self.batch_size)
+        ]
+        return np.concatenate(parts).reshape(-1)
