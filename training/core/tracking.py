@@ -19,7 +19,7 @@ from typing import Any
 from serving.bundle import git_rev
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the repository (training/core/tracking.py)
 EXPERIMENT = "toolsift"
 
 
