@@ -67,25 +67,25 @@ bench: $(STAMP)
 # catalog gate, stock bundle, mining, the three trainers, export, evaluation with the
 # variants of EVAL_VARIANTS, and the request-level orders on the validation requests
 # (training.checks.request_order_check: where `runtime.request_order` is chosen). Not part
-# of `make demo` (StableToolBench: 16 min measured on 2 cores with nothing else running). `make stb` / `make stb-category`: StableToolBench
-# (../shared/benchmarks/stabletoolbench) split by query / by category.
+# of `make demo` (StableToolBench: 16 min measured on 2 cores with nothing else running).
+# `make stb` / `make stb-category`: StableToolBench (../shared/benchmarks/stabletoolbench)
+# split by query / by category.
 # Plain `=` (not `?=`): only the command line sets these, never a stray environment variable.
 DATA = ../shared/benchmarks/stabletoolbench
 NAME = stb
 SPLIT = random
 STB_DIR = ../shared/benchmarks/stabletoolbench
-# beside the default pipeline: the cross-encoder (dense prior), the dense order alone, the
-# subgoals without the whole-request list, the fused order, the encoders through torch
-# instead of ONNX, the other ONNX weights of each encoder, and the stock bundle
+# beside the default pipeline (each variant is one more pass over the eval half): the dense
+# order alone, the subgoals without the whole-request list, the request-level RRF order,
+# the encoders through torch instead of ONNX, and the stock bundle. More on the command
+# line, e.g. EVAL_VARIANTS="--variant cross_encoder=reranker:cross_encoder
+# --variant fused_order=reranker:fused --variant int8_retriever=runtime:retriever_weights=int8
+# --variant fp32_reranker=runtime:reranker_weights=fp32"
 EVAL_VARIANTS = \
-	--variant cross_encoder=reranker:cross_encoder \
 	--variant dense_order=runtime:reranker=cross_encoder,retrieval_prior=1000 \
 	--variant subgoals_only=runtime:request_weight=0 \
 	--variant rrf_order=runtime:request_order=rrf \
-	--variant fused_order=reranker:fused \
 	--variant torch_encoders=runtime:encoder_backend=torch \
-	--variant int8_retriever=runtime:retriever_weights=int8 \
-	--variant fp32_reranker=runtime:reranker_weights=fp32 \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category
 bench-real: $(STAMP)
