@@ -37,11 +37,15 @@ def check_weights(weights: str, what: str) -> str:
 class _OnnxModel:
     """One ONNX graph with its tokenizer; the session and tokenizer load once, lazily."""
 
-    def __init__(self, model_dir: str | Path, *, weights: str = "fp32", threads: int = 0) -> None:
+    def __init__(
+        self, model_dir: str | Path, *, weights: str = "fp32", threads: int = 0,
+        batch_size: int = 64,
+    ) -> None:
         check_weights(weights, f"{type(self).__name__}: weights")
         self.model_path = str(model_dir)
         self.weights = weights
         self.threads = threads
+        self.batch_size = batch_size
         self._lock = threading.Lock()
         self._loaded: tuple[Any, Any, dict[str, Any]] | None = None
 
@@ -90,17 +94,6 @@ class _OnnxModel:
 class OnnxEncoder(_OnnxModel):
     """Embeds texts, L2-normalised float32, as `serving.encoder.Encoder` does with torch."""
 
-    def __init__(
-        self,
-        model_dir: str | Path,
-        *,
-        weights: str = "fp32",
-        threads: int = 0,
-        batch_size: int = 64,
-    ) -> None:
-        super().__init__(model_dir, weights=weights, threads=threads)
-        self.batch_size = batch_size
-
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         if not texts:
             dim = int(self._load()[0].get_outputs()[0].shape[-1])
@@ -113,17 +106,6 @@ class OnnxEncoder(_OnnxModel):
 
 class OnnxPairScorer(_OnnxModel):
     """Scores (query, document) pairs: the cross-encoder's score, as `PairScorer` does."""
-
-    def __init__(
-        self,
-        model_dir: str | Path,
-        *,
-        weights: str = "fp32",
-        threads: int = 0,
-        batch_size: int = 64,
-    ) -> None:
-        super().__init__(model_dir, weights=weights, threads=threads)
-        self.batch_size = batch_size
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if not pairs:
