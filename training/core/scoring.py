@@ -147,7 +147,8 @@ class QueryRecord:
         return self.steps + (() if self.request_step is None else (self.request_step,))
 
     def spanning_list(self, lists: Sequence[Sequence[str]]) -> list[str]:
-        """One list per `spanning_steps` merged the way `Discovery.ranked` merges them."""
+        """One list per `spanning_steps` fused as `Discovery.ranked` fuses the steps' orders
+        (its RRF; the relevance-first order needs menus, which stage lists do not have)."""
         n = len(self.steps)
         weights = [1.0 / n] * n + ([] if self.request_step is None else [self.request_weight])
         return weighted_rrf(lists, weights, k=self.rrf_k)
