@@ -34,6 +34,10 @@ def one_error_line(err: str) -> str:
         (["check", "catalog"], "Missing parameter: path"),
         (["discover", "x", "--bogus"], "No such option"),
         (["import", "{tmp}/c.jsonl", "--server", "a.b", "--out", "{tmp}/o.jsonl"], "server"),
+        (["serve", "--bundle", "{tmp}", "--config", "{tmp}/c.jsonl", "--transport", "tcp"],
+         "--transport: 'tcp' is not stdio or http"),
+        (["serve", "--bundle", "{tmp}", "--config", "{tmp}/c.jsonl"], "c.jsonl: mcpServers"),
+        (["demo-server", "--catalog", "{tmp}/c.jsonl"], "c.jsonl:1"),
     ],
 )
 def test_every_failure_is_one_line_and_exit_2(capsys, tmp_path, argv, fragment):

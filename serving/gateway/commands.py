@@ -1,12 +1,12 @@
 """`toolsift serve` and `toolsift demo-server` (registered on the CLI in `serving.cli`).
 
 The `mcp` SDK is imported only when a command runs, so the rest of the CLI works without
-the `serve` extra.
+the `serve` extra. Failures are raised, not printed: the CLI's one handler
+(`serving.cli.main`) turns each into a `toolsift: error:` line and exit code 2.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -15,9 +15,14 @@ import typer
 Transport = Annotated[str, typer.Option(help="stdio (a client starts this process) | http.")]
 
 
-def _fail(message: str) -> typer.Exit:
-    sys.stderr.write(message + "\n")
-    return typer.Exit(2)
+def _check_transport(transport: str) -> None:
+    if transport not in ("stdio", "http"):
+        raise ValueError(f"--transport: {transport!r} is not stdio or http")
+
+
+def _needs_mcp(command: str, err: ImportError) -> RuntimeError:
+    return RuntimeError(f"toolsift {command} needs the mcp SDK: pip install "
+                        f"'toolsift[serve]' ({err})")
 
 
 def serve(
@@ -37,27 +42,18 @@ def serve(
     whole catalog; every call goes through the gate, validation and the risk policy."""
     import anyio
 
-    from serving.bundle import BundleError
-    from serving.gateway.config import ConfigError, load_config
-    from serving.io import InputError
+    from serving.gateway.config import load_config
 
+    _check_transport(transport)
     try:
         from serving.gateway.server import ServeOptions, serve_http, serve_stdio
     except ImportError as err:
-        raise _fail(
-            f"toolsift serve needs the mcp SDK: pip install 'toolsift[serve]' ({err})"
-        ) from None
-    try:
-        opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger,
-                            traces=traces)
-        if transport == "stdio":
-            anyio.run(serve_stdio, opts)
-        elif transport == "http":
-            anyio.run(lambda: serve_http(opts, host=host, port=port))
-        else:
-            raise _fail(f"--transport: {transport!r} is not stdio or http")
-    except (ConfigError, BundleError, InputError) as err:
-        raise _fail(str(err)) from None
+        raise _needs_mcp("serve", err) from None
+    opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger, traces=traces)
+    if transport == "stdio":
+        anyio.run(serve_stdio, opts)
+    else:
+        anyio.run(lambda: serve_http(opts, host=host, port=port))
 
 
 def demo_server(
@@ -89,28 +85,23 @@ def demo_server(
     gateway on the demo world's 1,000+ tools)."""
     import anyio
 
-    from serving.io import InputError, load_catalog
+    from serving.io import load_catalog
 
+    _check_transport(transport)
     try:
         from serving.gateway.demo import DemoOptions, serve_demo
     except ImportError as err:
-        raise _fail(f"toolsift demo-server needs the mcp SDK: pip install 'toolsift[serve]' "
-                    f"({err})") from None
-    try:
-        cards = load_catalog(catalog, strict=True).items
-    except InputError as err:
-        raise _fail(str(err)) from None
+        raise _needs_mcp("demo-server", err) from None
+    cards = load_catalog(catalog, strict=True).items
     wanted = {s.strip() for s in servers.split(",")} if servers else None
     cards = [c for c in cards if wanted is None or c.server in wanted]
     edits = {}
     for entry in edit or []:
         tool_id, eq, text = entry.partition("=")
         if not eq:
-            raise _fail(f"--edit {entry!r}: expected ID=TEXT")
+            raise ValueError(f"--edit {entry!r}: expected ID=TEXT")
         edits[tool_id] = text
     opts = DemoOptions(qualified=not namespaced, items=items, edits=edits,
                        crash_on=frozenset(crash_on or ()), hang_on=frozenset(hang_on or ()),
                        call_log=str(call_log or ""), edit_after_call=edit_after_call)
-    if transport not in ("stdio", "http"):
-        raise _fail(f"--transport: {transport!r} is not stdio or http")
     anyio.run(lambda: serve_demo(cards, opts, transport=transport, host=host, port=port))
