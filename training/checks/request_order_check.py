@@ -29,6 +29,7 @@ from features.history import history_from_traces, request_key
 from serving.decompose import DecomposerVocabulary, RuleDecomposer
 from serving.io import load_traces
 from serving.metrics import ndcg_at_k, recall_at_k, run_from_lists
+from serving.rerank import LearnedReranker
 from serving.schema import Trace
 from serving.selector import Discovery, Selector
 
@@ -75,11 +76,11 @@ def run_check(selector: Selector, traces: Sequence[Trace], pairs: pl.DataFrame, 
 
     requests = validation_requests(traces, pairs, limit=limit)
     reranker = selector.reranker
-    if hasattr(reranker, "history"):  # ltr: history without the validation requests
+    if isinstance(reranker, LearnedReranker):  # its history without the validation requests
         annotate = RuleDecomposer(DecomposerVocabulary.from_cards(list(selector.cards.values())))
         _, per_request = history_from_traces(traces, annotate.annotate)
         less = reranker.history.without(e for r in requests for e in per_request.get(r, ()))
-        object.__setattr__(reranker, "history", less)  # a frozen dataclass, this run only
+        selector.reranker = replace(reranker, history=less)  # menus are built per request
     gold: dict[str, list[str]] = {}
     lists: dict[str, dict[str, list[str]]] = {}
     split: set[str] = set()
