@@ -25,6 +25,7 @@ from typing import Any
 
 import polars as pl
 
+from features.dataset import PAIRS_SCHEMA, scan_parquet
 from features.history import history_from_traces, request_key
 from serving.decompose import DecomposerVocabulary, RuleDecomposer
 from serving.io import load_traces
@@ -111,8 +112,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--metrics", help="write the table as JSON here")
     args = parser.parse_args(argv)
     selector = Selector.from_bundle(args.bundle)
-    result = run_check(selector, load_traces(args.traces).items, pl.read_parquet(args.pairs),
-                       limit=args.max_requests)
+    pairs = scan_parquet(args.pairs, PAIRS_SCHEMA).select("request_id", "split").collect()
+    result = run_check(selector, load_traces(args.traces).items, pairs, limit=args.max_requests)
     if args.metrics:
         Path(args.metrics).parent.mkdir(parents=True, exist_ok=True)
         Path(args.metrics).write_text(json.dumps(result, indent=1) + "\n")
