@@ -76,13 +76,14 @@ NAME = stb
 SPLIT = random
 STB_DIR = ../shared/benchmarks/stabletoolbench
 # beside the default pipeline (each variant is one more pass over the eval half): the dense
-# order alone, the subgoals without the whole-request list, the request-level RRF order,
-# the encoders through torch instead of ONNX, and the stock bundle. More on the command
-# line, e.g. EVAL_VARIANTS="--variant cross_encoder=reranker:cross_encoder
-# --variant fused_order=reranker:fused --variant int8_retriever=runtime:retriever_weights=int8
-# --variant fp32_reranker=runtime:reranker_weights=fp32"
+# order alone, the cross-encoder (with its dense prior) instead of the ranker, the subgoals
+# without the whole-request list, the request-level RRF order, the encoders through torch
+# instead of ONNX, and the stock bundle. More on the command line, e.g.
+# EVAL_VARIANTS="--variant fused_order=reranker:fused
+# --variant int8_retriever=runtime:retriever_weights=int8"
 EVAL_VARIANTS = \
-	--variant dense_order=runtime:reranker=cross_encoder,retrieval_prior=1000 \
+	--variant dense_order=runtime:reranker=dense \
+	--variant cross_encoder=reranker:cross_encoder \
 	--variant subgoals_only=runtime:request_weight=0 \
 	--variant rrf_order=runtime:request_order=rrf \
 	--variant torch_encoders=runtime:encoder_backend=torch \

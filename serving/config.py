@@ -11,7 +11,7 @@ from serving.encoder import check_precision
 from serving.onnx_models import check_weights
 from serving.rerank import check_prior_order
 
-RERANKERS = ("auto", "fused", "cross_encoder", "ltr")
+RERANKERS = ("auto", "fused", "dense", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
 REQUEST_ORDERS = ("rrf", "relevance")
 ENCODER_BACKENDS = ("auto", "onnx", "torch")
@@ -32,7 +32,8 @@ class RuntimeParams:
     # ltr: also cut the menu at the calibrated probability train_ltr chose on held-out
     # groups (the bundle's calibration.json); False for bundles from before this knob
     calibrated_menus: bool = False
-    # auto: the best the bundle has (ltr, else cross_encoder, else fused) | one of those
+    # auto: the best the bundle has (ltr, else cross_encoder, else fused) | one of those |
+    # dense (the fine-tuned retriever's order alone)
     reranker: str = "auto"
     # cross_encoder: weight of a retrieval rank beside the cross-encoder's rank (reciprocal
     # rank fusion); 0 = the cross-encoder's order alone (bundles from before this knob)

@@ -61,6 +61,23 @@ class FusedOrderReranker:
         return [c.with_score(min(1.0, c.scores.get("fused", 0.0) / best)) for c in ranked]
 
 
+@dataclass(frozen=True, slots=True)
+class DenseOrderReranker:
+    """The fine-tuned retriever's order alone (a tool it did not return comes last, in
+    fused order); relevance = (k + 1) / (k + 1 + its dense rank), the prior's share of
+    `rank_fusion`. The fallback every learned order is measured against."""
+
+    rrf_k: int = 60
+    name: str = "dense"
+
+    def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
+        def rank(c: Candidate) -> float:
+            return c.scores.get("rank_dense", MISSING_RANK)
+
+        ranked = sorted(candidates, key=lambda c: (rank(c), -c.scores.get("fused", 0.0)))
+        return [c.with_score((self.rrf_k + 1) / (self.rrf_k + 1 + rank(c))) for c in ranked]
+
+
 @dataclass(frozen=True)
 class CrossEncoderReranker:
     """Scores (subgoal text, card index text) pairs with a cross-encoder.
@@ -129,12 +146,16 @@ def rank_fusion(
 
 @dataclass(frozen=True)
 class LearnedReranker:
-    """LightGBM (lambdarank) over `serving.ranker_features.FEATURE_NAMES`, on top of the
-    cross-encoder (its logit is a feature); relevance = sigmoid of the model's score, plus
-    a bounded exploration bonus for tools with little history when `exploration_rate` > 0.
+    """LightGBM (lambdarank) over `serving.ranker_features.FEATURE_NAMES`; relevance =
+    the calibrated probability of the model's score, plus a bounded exploration bonus for
+    tools with little history when `exploration_rate` > 0.
+
+    `inner` scores the candidates first: the cross-encoder when the model reads its logit,
+    else the fused order, which costs nothing (`train_ltr` keeps the logit only when it
+    pays on held-out groups: it is most of a request's time on a CPU).
     """
 
-    inner: Reranker  # the cross-encoder
+    inner: Reranker
     model: Any  # lightgbm.Booster
     cards: Mapping[str, ToolCard]
     history: History

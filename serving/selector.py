@@ -37,8 +37,10 @@ from serving.gate import ActiveSet, SearchTools
 from serving.observe import ObservationStore, follow_ups
 from serving.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
 from serving.policy import PolicyDecision, RiskPolicy
+from serving.ranker_features import FEATURE_NAMES
 from serving.rerank import (
     CrossEncoderReranker,
+    DenseOrderReranker,
     FusedOrderReranker,
     LearnedReranker,
     MenuStage,
@@ -375,33 +377,43 @@ class Selector:
                 else "cross_encoder" if bundle.reranker_path is not None
                 else "fused"
             )
+        fused = FusedOrderReranker(n_sources=3, rrf_k=params.rrf_k)
         if want == "fused":
-            return FusedOrderReranker(n_sources=3, rrf_k=params.rrf_k)
+            return fused
+        if want == "dense":
+            return DenseOrderReranker(rrf_k=params.rrf_k)
+        if want == "ltr":
+            if bundle.ltr_path is None:
+                raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
+            model, history, columns, calibration = load_ranker(bundle)
+            # a ranker that does not read the cross-encoder's logit never runs it
+            reads_logit = FEATURE_NAMES.index("cross_encoder") in columns
+            return LearnedReranker(
+                cls._cross_encoder(bundle, params, cards) if reads_logit else fused,
+                model,
+                cards,
+                history,
+                columns=columns,
+                calibration=calibration,
+                exploration_rate=params.exploration_rate,
+                exploration_cap=params.exploration_cap,
+            )
+        return cls._cross_encoder(bundle, params, cards)
+
+    @classmethod
+    def _cross_encoder(
+        cls, bundle: Bundle, params: RuntimeParams, cards: Mapping[str, ToolCard]
+    ) -> CrossEncoderReranker:
         if bundle.reranker_path is None:
             raise ValueError(
-                f"{bundle.root}: runtime asks for {want}, the bundle has no cross-encoder"
+                f"{bundle.root}: the runtime needs a cross-encoder, the bundle has none"
             )
-        cross_encoder = CrossEncoderReranker(
+        return CrossEncoderReranker(
             cls._make_scorer(bundle, params, bundle.reranker_path),
             cards,
             prior_weight=params.retrieval_prior,
             prior_order=params.retrieval_prior_order,
             rrf_k=params.rrf_k,
-        )
-        if want == "cross_encoder":
-            return cross_encoder
-        if bundle.ltr_path is None:
-            raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
-        model, history, columns, calibration = load_ranker(bundle)
-        return LearnedReranker(
-            cross_encoder,
-            model,
-            cards,
-            history,
-            columns=columns,
-            calibration=calibration,
-            exploration_rate=params.exploration_rate,
-            exploration_cap=params.exploration_cap,
         )
 
     @property

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from serving.ranker_features import Calibration, fit_platt
-from training.train_ltr import choose_menu_cut, menu_cut_table
+from training.train_ltr import (
+    Groups,
+    Ranker,
+    choose_features,
+    choose_menu_cut,
+    menu_cut_table,
+    order_comparison,
+    unseen_tools,
+)
 
 
 def test_platt_recovers_a_known_logistic() -> None:
@@ -55,3 +63,50 @@ def test_platt_on_separable_groups_stays_finite_and_ordered() -> None:
     cal = fit_platt(z, y)
     assert math.isfinite(cal.a) and math.isfinite(cal.b) and cal.a > 0
     assert 0.0 < cal.probability(-1.0) < 0.5 < cal.probability(4.0) < 1.0
+
+
+class _Column:
+    """A stand-in model that scores by one column: the ranker's input is the columns its
+    feature names select."""
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return x[:, 0]
+
+
+def test_order_comparison_and_the_unseen_tool_slice_by_hand() -> None:
+    from serving.ranker_features import FEATURE_NAMES
+
+    col = {n: i for i, n in enumerate(FEATURE_NAMES)}
+    # two groups of two; group 1's tool "a" is a train positive, group 2's tool "b" is not
+    x = np.zeros((4, len(FEATURE_NAMES)))
+    x[:, col["score_dense"]] = [0.9, 0.1, 0.2, 0.8]  # the model's column
+    x[:, col["rank_dense"]] = [1, 0, 1, 0]  # dense order: wrong in group 1, right in 2
+    valid = Groups(x, np.array([1, 0, 0, 1]), [2, 2], {}, ("a", "b"))
+    train = Groups(np.zeros((0, len(FEATURE_NAMES))), np.zeros(0), [], {}, ("a",))
+    unseen = unseen_tools(train, valid)
+    assert unseen == [False, True]
+    out = order_comparison({"ltr": Ranker(_Column(), ("score_dense",))}, valid, unseen=unseen)
+    # ranker: the positive first in both; dense: second in group 1, first in group 2
+    assert out["ltr_mrr"] == 1.0 and out["dense_mrr"] == pytest.approx((0.5 + 1) / 2)
+    assert out["unseen_tool_ltr_mrr"] == 1.0 and out["unseen_tool_dense_mrr"] == 1.0
+
+
+def test_the_logit_is_kept_only_when_it_pays_beyond_noise() -> None:
+    # 100 groups; with the logit, 20 of them move from rank 2 to rank 1: +0.1 MRR, clear
+    without = np.array([1.0] * 50 + [0.5] * 50)
+    better = without.copy()
+    better[50:70] = 1.0
+    chosen, evidence = choose_features(better, without, min_gain=0.01, seed=0)
+    assert chosen == "with_logit" and evidence["logit_mrr_gain"] == pytest.approx(0.1)
+    assert evidence["logit_gain_p05"] > 0
+    # one group of 56 moves: +0.009 MRR, under the bar and within noise
+    few_without = np.array([1.0] * 28 + [0.5] * 28)
+    few_with = few_without.copy()
+    few_with[28] = 1.0
+    assert choose_features(few_with, few_without, min_gain=0.01, seed=0)[0] == "without_logit"
+    # a gain above the bar that rests on two groups out of 56 does not clear the noise
+    few_with[29] = 1.0
+    chosen, evidence = choose_features(few_with, few_without, min_gain=0.01, seed=0)
+    assert evidence["logit_mrr_gain"] == pytest.approx(1 / 56) and chosen == "without_logit"
+    # a loss never keeps it
+    assert choose_features(without, better, min_gain=0.0, seed=0)[0] == "without_logit"

@@ -19,6 +19,7 @@ from serving.io import load_catalog
 from serving.policy import RiskPolicy
 from serving.rerank import (
     CrossEncoderReranker,
+    DenseOrderReranker,
     FusedOrderReranker,
     MenuStage,
     break_ties,
@@ -209,6 +210,19 @@ def test_fused_order_reranker_normalises():
     out = r.rerank(Subgoal("x"), cands)
     assert [c.tool_id for c in out] == ["b", "a"]
     assert out[0].score == pytest.approx(1.0) and out[1].score == pytest.approx(1 / 3)
+
+
+def test_dense_order_reranker_by_hand():
+    r = DenseOrderReranker(rrf_k=60)
+    cands = [
+        Candidate("missed", scores={"fused": 3 / 61}),  # the dense retriever did not return it
+        Candidate("second", scores={"rank_dense": 1, "fused": 1 / 61}),
+        Candidate("first", scores={"rank_dense": 0, "fused": 2 / 61}),
+    ]
+    out = r.rerank(Subgoal("x"), cands)
+    assert [c.tool_id for c in out] == ["first", "second", "missed"]
+    # (k + 1) / (k + 1 + rank): 61/61, 61/62, 61/161
+    assert [c.score for c in out] == pytest.approx([1.0, 61 / 62, 61 / 161])
 
 
 def test_disclosure_levels_and_token_counts(cards):

@@ -23,6 +23,7 @@ from serving.ranker_features import (
     feature_matrix,
 )
 from serving.selection import Candidate, Subgoal
+from training.train_ltr import WITHOUT_LOGIT
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = Path(__file__).parent / "fixtures" / "traces.jsonl"
@@ -122,13 +123,21 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
 
     metrics = json.loads(metrics_path.read_text())
     assert metrics["n_train_groups"] > 0 and metrics["n_valid_groups"] > 0
-    for name in ("ltr", "cross_encoder", "fused"):
+    for name in ("ltr", "ltr_with_logit", "ltr_without_logit", "cross_encoder", "fused", "dense"):
         for m in ("mrr", "recall_at_1", "recall_at_8"):
             assert 0.0 <= metrics[f"valid_{name}_{m}"] <= 1.0
+    # auto: both rankers fit, the logit kept only where it paid on the valid groups
+    chosen = metrics["features"]
+    assert metrics["valid_ltr_mrr"] == metrics[f"valid_ltr_{chosen}_mrr"]
+    gain = metrics["valid_ltr_with_logit_mrr"] - metrics["valid_ltr_without_logit_mrr"]
+    assert metrics["valid_logit_mrr_gain"] == pytest.approx(gain, abs=1e-3)
+    paid = gain >= 0.01 and metrics["valid_logit_gain_p05"] > 0
+    assert chosen == ("with_logit" if paid else "without_logit")
+    names = json.loads((ltr / "features.json").read_text())
+    assert names == list(FEATURE_NAMES if chosen == "with_logit" else WITHOUT_LOGIT)
     assert sum(metrics["importance_gain_share"].values()) == pytest.approx(1.0, abs=1e-3)
-    assert json.loads((ltr / "features.json").read_text()) == list(FEATURE_NAMES)
     booster = lightgbm.Booster(model_file=str(ltr / "model.txt"))
-    assert booster.num_feature() == len(FEATURE_NAMES)
+    assert booster.num_feature() == len(names)
 
     bundle = tmp_path / "bundle"
     export.main([str(params), str(fixture_catalog), str(bundle), "--retriever",
@@ -142,7 +151,7 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     # a ranker trained on other features is refused, by export and by the runtime
     other = tmp_path / "ltr-other"
     shutil.copytree(ltr, other)
-    (other / "features.json").write_text(json.dumps(list(FEATURE_NAMES[:-1])))
+    (other / "features.json").write_text(json.dumps(["cross_encoder", "no_such_feature"]))
     with pytest.raises(ValueError, match="features.json"):
         export.main([str(params), str(fixture_catalog), str(tmp_path / "b2"), "--reranker",
                      str(reranker), "--ltr", str(other)])
@@ -155,7 +164,29 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
                       params=old["params"], models=old["models"])
     with pytest.raises(BundleError, match="features.json"):
         load_ranker(load_bundle(bundle))
-    assert np.isfinite(booster.predict(np.zeros((1, len(FEATURE_NAMES))))).all()
+    assert np.isfinite(booster.predict(np.zeros((1, len(names))))).all()
+
+    # a ranker without the logit: exported without any cross-encoder, it never needs one
+    params.write_text(params.read_text().replace(
+        "  cross_encoder_feature: auto", "  cross_encoder_feature: never"))
+    lean, lean_metrics = tmp_path / "ltr-lean", tmp_path / "lean.json"
+    train_ltr.main([str(params), str(fixture_catalog), str(TRACES), str(train), str(lean),
+                    str(lean_metrics), "--retriever", str(stock_model_path()),
+                    "--reranker", str(reranker)])
+    assert json.loads(lean_metrics.read_text())["features"] == "without_logit"
+    assert json.loads((lean / "features.json").read_text()) == list(WITHOUT_LOGIT)
+    (other / "features.json").write_text(json.dumps(list(FEATURE_NAMES)))
+    with pytest.raises(ValueError, match="needs --reranker"):
+        export.main([str(params), str(fixture_catalog), str(tmp_path / "b3"), "--ltr", str(other)])
+    lean_bundle = tmp_path / "lean-bundle"
+    export.main([str(params), str(fixture_catalog), str(lean_bundle), "--retriever",
+                 str(stock_model_path()), "--ltr", str(lean)])
+    selector = Selector.from_bundle(lean_bundle)
+    assert isinstance(selector.reranker, LearnedReranker)
+    assert selector.reranker.inner.name == "fused"
+    step = selector.discover("list the commits of checkout-service").steps[0]
+    assert step.menu and "ltr" in step.menu[0].scores
+    assert "cross_encoder" not in step.menu[0].scores
 
 
 def test_list_features_by_hand(cards):

@@ -24,9 +24,16 @@ capability keys of its subgoal; a train or valid group sees it without every eve
 group's own request (`History.without`), or the model would read the label off its own
 event or off a sibling gold tool's (and the validation numbers would flatter it).
 
+Two rankers are fit (`cross_encoder_feature: auto`): with and without the cross-encoder's
+logit. The logit is kept only when it pays beyond noise on the valid groups
+(`choose_features`): a ranker without it never runs the cross-encoder at run time, which is
+~90% of a subgoal's cost on a CPU. On the demo and StableToolBench valid groups it did not
+pay (docs/experiments.md).
+
 Validation on the first `n_valid_groups` valid-split subgoals (all their candidates):
-MRR and recall@{1,3,8} of the LightGBM order against the cross-encoder's and the fused
-order on the same groups. Writes OUT_DIR/{model.txt, features.json, history.json}
+MRR and recall@{1,3,8} of each LightGBM order against the cross-encoder's, the fused and
+the dense order on the same groups, also on the groups whose tool no train group has
+(`unseen_tool_*`: held out by tool). Writes OUT_DIR/{model.txt, features.json, history.json}
 (`export --ltr OUT_DIR` packs them), METRICS with feature importances (gain).
 """
 
@@ -63,7 +70,7 @@ from serving.ranker_features import (
 from serving.schema import ToolCard, Trace
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
-from training.core.rank_metrics import Group, order_metrics
+from training.core.rank_metrics import Group, gold_ranks, order_metrics
 
 if TYPE_CHECKING:
     from serving.selector import Selector
@@ -87,6 +94,22 @@ class Params:
     menu_recall_tolerance: float  # menu recall the chosen cut may lose on the valid groups
     menu_cut_min_groups: int  # fewer valid groups: no cut (too little evidence to choose one)
     seed: int
+    # the cross-encoder's logit as a feature: auto (kept only when it adds
+    # cross_encoder_min_gain MRR on the valid groups, beyond noise) | always | never
+    cross_encoder_feature: str = "auto"
+    cross_encoder_min_gain: float = 0.01
+
+    def __post_init__(self) -> None:
+        if self.cross_encoder_feature not in FEATURE_CHOICES:
+            raise ValueError(
+                f"train_ltr: cross_encoder_feature {self.cross_encoder_feature!r} is not "
+                f"{'|'.join(FEATURE_CHOICES)}"
+            )
+
+
+FEATURE_CHOICES = ("auto", "always", "never")
+WITH_LOGIT = tuple(FEATURE_NAMES)
+WITHOUT_LOGIT = tuple(n for n in FEATURE_NAMES if n != "cross_encoder")
 
 
 @dataclass(frozen=True)
@@ -95,6 +118,20 @@ class Groups:
     labels: np.ndarray  # [rows]
     sizes: list[int]  # rows per group, in order
     stats: dict[str, int]
+    tools: tuple[str, ...] = ()  # each group's positive (the sampled pair's tool)
+
+
+@dataclass(frozen=True)
+class Ranker:
+    """A fitted LightGBM ranker and the `FEATURE_NAMES` it reads, in that order."""
+
+    model: Any  # lightgbm.LGBMRanker
+    names: tuple[str, ...]
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        """Scores for rows of every feature (`Groups.features`)."""
+        columns = [FEATURE_NAMES.index(n) for n in self.names]
+        return np.asarray(self.model.booster_.predict(features[:, columns]), dtype=np.float64)
 
 
 def replay_groups(
@@ -117,7 +154,7 @@ def replay_groups(
 
     depth = selector.params.rerank_depth
     cards = selector.cards
-    feats, labels, sizes = [], [], []
+    feats, labels, sizes, tools = [], [], [], []
     stats = {"n_without_gold": 0}
     subgoals = [annotate(row["query"]) for row in rows]
     vectors = selector.encoder.encode([s.text for s in subgoals])  # one batch: ~15x faster
@@ -152,32 +189,78 @@ def replay_groups(
         feats.append(matrix[rows_kept])
         labels.extend(y)
         sizes.append(len(kept))
+        tools.append(row["tool_id"])
     matrix = np.vstack(feats) if feats else np.zeros((0, len(FEATURE_NAMES)))
     stats["n_groups"] = len(sizes)
-    return Groups(matrix, np.asarray(labels, dtype=np.int32), sizes, stats)
+    return Groups(matrix, np.asarray(labels, dtype=np.int32), sizes, stats, tuple(tools))
 
 
 def split_scores(flat: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
     return list(np.split(np.asarray(flat, dtype=np.float64), np.cumsum(sizes)[:-1]))
 
 
-def order_comparison(model: Any, valid: Groups) -> dict[str, float]:
-    """MRR and recall@k on the valid groups: `ltr_*`, `cross_encoder_*`, `fused_*` and
-    `dense_*` (the fine-tuned retriever's own order, the fallback the ranker must beat)."""
+def order_comparison(
+    rankers: Mapping[str, Ranker], valid: Groups, *, unseen: Sequence[bool] = ()
+) -> dict[str, float]:
+    """MRR and recall@k on the valid groups: `{name}_*` per ranker, `cross_encoder_*`,
+    `fused_*` and `dense_*` (the fine-tuned retriever's own order, the fallback a ranker
+    must beat). With `unseen` (per group: its tool is no train group's positive), the
+    same again as `unseen_tool_{name}_*` on those groups: held out by tool, not only by
+    request."""
     labels = split_scores(valid.labels, valid.sizes)
     groups = [Group("", tuple(map(str, range(len(y)))), tuple(map(int, y)), ()) for y in labels]
     columns = {name: i for i, name in enumerate(FEATURE_NAMES)}
     orders = {
-        "ltr": model.predict(valid.features),
+        **{name: ranker.predict(valid.features) for name, ranker in rankers.items()},
         "cross_encoder": valid.features[:, columns["cross_encoder"]],
         "fused": valid.features[:, columns["fused"]],
         "dense": -valid.features[:, columns["rank_dense"]],
     }
+    keep = [i for i, u in enumerate(unseen) if u]
     out: dict[str, float] = {}
     for name, flat in orders.items():
-        scores = order_metrics(split_scores(flat, valid.sizes), groups)
-        out.update({f"{name}_{k}": v for k, v in scores.items()})
+        scores = split_scores(flat, valid.sizes)
+        out.update({f"{name}_{k}": v for k, v in order_metrics(scores, groups).items()})
+        if keep:
+            held = order_metrics([scores[i] for i in keep], [groups[i] for i in keep])
+            out.update({f"unseen_tool_{name}_{k}": v for k, v in held.items()})
     return out
+
+
+def unseen_tools(train: Groups, valid: Groups) -> list[bool]:
+    """Per valid group: whether its tool is the positive of no train group."""
+    seen = set(train.tools)
+    return [t not in seen for t in valid.tools]
+
+
+def reciprocal_ranks(ranker: Ranker, groups: Groups) -> np.ndarray:
+    """Per group: 1 / the rank of its first positive in the ranker's order (ties count
+    against it, as in `order_metrics`)."""
+    scores = split_scores(ranker.predict(groups.features), groups.sizes)
+    labels = split_scores(groups.labels, groups.sizes)
+    return np.array([
+        1.0 / float(gold_ranks(s, y == 1).min()) for s, y in zip(scores, labels, strict=True)
+    ])
+
+
+def choose_features(
+    with_logit: np.ndarray, without_logit: np.ndarray, *, min_gain: float, seed: int,
+    n_resamples: int = 2000,
+) -> tuple[str, dict[str, float]]:
+    """`with_logit` (the cross-encoder's logit as a feature) only when it pays beyond noise:
+    its mean reciprocal-rank gain over the ranker without it, on the same valid groups, is
+    at least `min_gain` and the 5th percentile of a paired bootstrap of that gain is above
+    0. The logit costs a cross-encoder pass per candidate at run time, and a few hundred
+    groups cannot tell a one-group difference from luck."""
+    diff = np.asarray(with_logit, dtype=np.float64) - np.asarray(without_logit, dtype=np.float64)
+    if diff.size == 0:
+        return "without_logit", {"logit_mrr_gain": 0.0, "logit_gain_p05": 0.0}
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, diff.size, size=(n_resamples, diff.size))
+    low = float(np.quantile(diff[draws].mean(axis=1), 0.05))
+    gain = float(diff.mean())
+    chosen = "with_logit" if gain >= min_gain and low > 0 else "without_logit"
+    return chosen, {"logit_mrr_gain": gain, "logit_gain_p05": low}
 
 
 def menu_cut_table(
@@ -205,11 +288,11 @@ def choose_menu_cut(table: Sequence[Mapping[str, float]], tolerance: float) -> f
     return max(r["cut"] for r in table if r["recall"] >= base - tolerance - 1e-12)
 
 
-def calibrate(model: Any, valid: Groups, params: Params, *, size: int) -> tuple[
+def calibrate(ranker: Ranker, valid: Groups, params: Params, *, size: int) -> tuple[
     Calibration, list[dict[str, float]]
 ]:
     """Platt scaling of the ranker on the valid groups and the menu cut chosen there."""
-    z = model.predict(valid.features) if valid.sizes else np.zeros(0)
+    z = ranker.predict(valid.features) if valid.sizes else np.zeros(0)
     platt = fit_platt(z, valid.labels)
     probs = [np.array([platt.probability(v) for v in g]) for g in split_scores(z, valid.sizes)]
     table = menu_cut_table(probs, split_scores(valid.labels, valid.sizes), size=size,
@@ -219,7 +302,7 @@ def calibrate(model: Any, valid: Groups, params: Params, *, size: int) -> tuple[
     return Calibration(platt.a, platt.b, cut), table
 
 
-def fit_ranker(train: Groups, params: Params) -> Any:
+def fit_ranker(train: Groups, params: Params, names: Sequence[str] = WITH_LOGIT) -> Ranker:
     import lightgbm
 
     model = lightgbm.LGBMRanker(
@@ -232,16 +315,28 @@ def fit_ranker(train: Groups, params: Params) -> Any:
         n_jobs=2,
         verbose=-1,
     )
-    model.fit(train.features, train.labels, group=train.sizes, feature_name=list(FEATURE_NAMES))
-    return model
+    columns = [FEATURE_NAMES.index(n) for n in names]
+    model.fit(train.features[:, columns], train.labels, group=train.sizes, feature_name=list(names))
+    return Ranker(model, tuple(names))
+
+
+def candidate_feature_sets(choice: str) -> dict[str, tuple[str, ...]]:
+    """The feature sets `train_ltr` fits for `cross_encoder_feature` = choice."""
+    sets = {"with_logit": WITH_LOGIT, "without_logit": WITHOUT_LOGIT}
+    if choice == "always":
+        return {"with_logit": WITH_LOGIT}
+    if choice == "never":
+        return {"without_logit": WITHOUT_LOGIT}
+    return sets
 
 
 @dataclass(frozen=True)
 class LtrResult:
-    model: Any  # the fitted lightgbm.LGBMRanker
+    ranker: Ranker  # the chosen one
     history: History  # every trace event: the runtime's history table
     groups: dict[str, Groups]  # "train" and "valid"
     comparison: dict[str, float]  # `order_comparison` on the valid groups
+    chosen: str  # with_logit | without_logit (`choose_features`)
     fit_seconds: float
     calibration: Calibration  # Platt scaling and the menu cut, from the valid groups
     menu_cuts: list[dict[str, float]]  # `menu_cut_table` on the valid groups
@@ -290,13 +385,35 @@ def train_ltr(
         for split in ("train", "valid")
     }
     t_fit = time.perf_counter()
-    model = fit_ranker(built["train"], params)
+    fitted = {
+        f"ltr_{name}": fit_ranker(built["train"], params, names)
+        for name, names in candidate_feature_sets(params.cross_encoder_feature).items()
+    }
     fit_seconds = time.perf_counter() - t_fit
-    comparison = order_comparison(model, built["valid"])
-    calibration, cut_table = calibrate(
-        model, built["valid"], params, size=selector.params.menu_size
+    comparison = order_comparison(
+        fitted, built["valid"], unseen=unseen_tools(built["train"], built["valid"])
     )
-    return LtrResult(model, history, built, comparison, fit_seconds, calibration, cut_table)
+    if len(fitted) > 1:
+        chosen, evidence = choose_features(
+            reciprocal_ranks(fitted["ltr_with_logit"], built["valid"]),
+            reciprocal_ranks(fitted["ltr_without_logit"], built["valid"]),
+            min_gain=params.cross_encoder_min_gain, seed=params.seed,
+        )
+        comparison.update(evidence)
+    else:
+        chosen = next(iter(fitted))[len("ltr_"):]
+    ranker = fitted[f"ltr_{chosen}"]
+    # the chosen ranker's numbers under the plain name: what the runtime will run
+    comparison.update({
+        k.replace(f"ltr_{chosen}_", "ltr_"): v for k, v in list(comparison.items())
+        if f"ltr_{chosen}_" in k
+    })
+    calibration, cut_table = calibrate(
+        ranker, built["valid"], params, size=selector.params.menu_size
+    )
+    return LtrResult(
+        ranker, history, built, comparison, chosen, fit_seconds, calibration, cut_table
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -340,28 +457,30 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         selector = Selector.from_bundle(Path(tmp) / "bundle", reranker="cross_encoder")
         result = train_ltr(cards, traces.items, pairs, selector, params=params, sampling=sampling)
-    model, history, built, comparison = (
-        result.model, result.history, result.groups, result.comparison
+    ranker, history, built, comparison = (
+        result.ranker, result.history, result.groups, result.comparison
     )
 
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    model.booster_.save_model(str(out_dir / "model.txt"))
-    (out_dir / "features.json").write_text(json.dumps(list(FEATURE_NAMES), indent=1) + "\n")
+    ranker.model.booster_.save_model(str(out_dir / "model.txt"))
+    (out_dir / "features.json").write_text(json.dumps(list(ranker.names), indent=1) + "\n")
     history.save(out_dir / HISTORY_FILE)
     result.calibration.save(out_dir / CALIBRATION_FILE)
-    importance = model.booster_.feature_importance(importance_type="gain")
+    importance = ranker.model.booster_.feature_importance(importance_type="gain")
     total = float(importance.sum()) or 1.0
     metrics = {
         **{f"valid_{k}": round(v, 4) for k, v in comparison.items()},
+        "features": result.chosen,
         "importance_gain_share": {
-            n: round(float(g) / total, 4) for n, g in zip(FEATURE_NAMES, importance, strict=True)
+            n: round(float(g) / total, 4) for n, g in zip(ranker.names, importance, strict=True)
         },
         "n_train_groups": built["train"].stats["n_groups"],
         "n_train_rows": int(built["train"].labels.size),
         "n_train_without_gold": built["train"].stats["n_without_gold"],
         "n_valid_groups": built["valid"].stats["n_groups"],
         "n_valid_without_gold": built["valid"].stats["n_without_gold"],
+        "n_valid_unseen_tool_groups": sum(unseen_tools(built["train"], built["valid"])),
         "n_history_tools": len(history.tools),
         "calibration": {"a": round(result.calibration.a, 4), "b": round(result.calibration.b, 4),
                         "menu_cut": result.calibration.min_relevance},
@@ -383,8 +502,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"recall@1 fused {comparison['fused_recall_at_1']:.3f} / cross-encoder "
         f"{comparison['cross_encoder_recall_at_1']:.3f} / ltr {comparison['ltr_recall_at_1']:.3f}, "
         f"recall@8 {comparison['fused_recall_at_8']:.3f} / "
-        f"{comparison['cross_encoder_recall_at_8']:.3f} / {comparison['ltr_recall_at_8']:.3f} "
-        f"in {metrics['stage_seconds']:.0f}s -> {out_dir}"
+        f"{comparison['cross_encoder_recall_at_8']:.3f} / {comparison['ltr_recall_at_8']:.3f}; "
+        f"ranker {result.chosen} (MRR {comparison['ltr_mrr']:.3f}, dense order "
+        f"{comparison['dense_mrr']:.3f}) in {metrics['stage_seconds']:.0f}s -> {out_dir}"
     )
 
 

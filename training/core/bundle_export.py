@@ -58,15 +58,17 @@ def export_bundle(
     if reranker_path is not None:
         shutil.copytree(reranker_path, out_dir / B.RERANKER_DIR, ignore=_MODEL_NOISE)
     if ltr_path is not None:
-        if reranker_path is None:
-            raise ValueError("--ltr needs --reranker: the cross-encoder's logit is a feature")
         from serving.ranker_features import FEATURE_NAMES
 
         names = tuple(json.loads((ltr_path / B.LTR_FEATURES).read_text()))
-        if names != FEATURE_NAMES:
+        if not names or not set(names) <= set(FEATURE_NAMES) or len(set(names)) != len(names):
             raise ValueError(
                 f"{ltr_path / B.LTR_FEATURES}: trained on {list(names)}, "
                 f"the runtime computes {list(FEATURE_NAMES)}"
+            )
+        if "cross_encoder" in names and reranker_path is None:
+            raise ValueError(
+                "--ltr needs --reranker: this ranker reads the cross-encoder's logit"
             )
         shutil.copytree(ltr_path, out_dir / B.LTR_DIR, ignore=_MODEL_NOISE)
     if onnx:
