@@ -66,8 +66,12 @@ def test_platt_on_separable_groups_stays_finite_and_ordered() -> None:
 
 
 class _Column:
-    """A stand-in model that scores by one column: the ranker's input is the columns its
-    feature names select."""
+    """A stand-in LGBMRanker whose booster scores by one column: the ranker's input is the
+    columns its feature names select."""
+
+    @property
+    def booster_(self) -> _Column:
+        return self
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return x[:, 0]
