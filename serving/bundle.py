@@ -31,6 +31,7 @@ import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -68,22 +69,23 @@ class BundleError(RuntimeError):
 
 
 def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def hash_tree(root: Path) -> dict[str, str]:
     """sha256 of every file under root except the top-level manifest (a `manifest.json`
     deeper down is content like any other), keyed by posix relative path."""
-    out = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_file() and rel != MANIFEST:
-            out[rel] = sha256_file(path)
-    return out
+    files = {
+        path.relative_to(root).as_posix(): path
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and path.relative_to(root).as_posix() != MANIFEST
+    }
+    # hashing releases the GIL: the model files (most of the bytes) hash on every core,
+    # which is most of a one-shot call's bundle load
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        digests = pool.map(sha256_file, files.values())
+    return dict(zip(files, digests, strict=True))
 
 
 UNADDRESSED = ("bundle_version", "signature")  # what the version id cannot cover
@@ -323,9 +325,7 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
     """The bundle's LightGBM ranker, its history and the columns of `FEATURE_NAMES` it
     reads (a ranker from before a feature was added reads the ones it knows) and its
     calibration; refuses a feature this runtime does not compute (the file and both lists
-    are named)."""
-    import lightgbm
-
+    are named). The model is scored with numpy (`serving.trees`): no lightgbm at run time."""
     from serving.ranker_features import (
         CALIBRATION_FILE,
         FEATURE_NAMES,
@@ -347,7 +347,12 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
             f"{root / LTR_FEATURES}: the ranker was trained on features {list(names)}, "
             f"this runtime computes {list(FEATURE_NAMES)} (unknown or repeated: {unknown})"
         )
-    model = lightgbm.Booster(model_file=str(root / LTR_MODEL))
+    from serving.trees import TreeEnsemble, TreeModelError
+
+    try:
+        model = TreeEnsemble.load(root / LTR_MODEL)
+    except TreeModelError as err:
+        raise BundleError(str(err)) from None
     if model.num_feature() != len(names):
         raise BundleError(
             f"{root / LTR_MODEL}: the model reads {model.num_feature()} features, "

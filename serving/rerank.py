@@ -156,7 +156,7 @@ class LearnedReranker:
     """
 
     inner: Reranker
-    model: Any  # lightgbm.Booster
+    model: Any  # serving.trees.TreeEnsemble (or a lightgbm.Booster): .predict(features)
     cards: Mapping[str, ToolCard]
     history: History
     exploration_rate: float = 0.0

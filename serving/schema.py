@@ -123,7 +123,40 @@ def check_json_value(value: Any, where: str, *, max_depth: int = 64) -> None:
     """Reject what no valid record holds, with the JSON path of the first offender:
     NaN / Infinity anywhere (schemas included), lone surrogates (`"\\ud800"`: text that
     cannot be written back as UTF-8) and nesting deeper than `max_depth`. Iterative, so
-    a hostile depth cannot exhaust the stack."""
+    a hostile depth cannot exhaust the stack. A first pass builds no paths (every bundle
+    load checks every card); only a value it doubts is walked again to name the path."""
+    if not _plainly_valid(value, max_depth):
+        _locate_invalid(value, where, max_depth)
+
+
+def _plainly_valid(value: Any, max_depth: int) -> bool:
+    """True when `value` is plain JSON (dict, list, str, int, finite float, bool, None)
+    within the checks; False when it is not, or is of a kind only the full walk judges."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            return False
+        kind = type(item)
+        if kind is str:
+            if _SURROGATE_RE.search(item):
+                return False
+        elif kind is dict:
+            for k, v in item.items():
+                if type(k) is not str or _SURROGATE_RE.search(k):
+                    return False
+                stack.append((v, depth + 1))
+        elif kind is list:
+            stack.extend((v, depth + 1) for v in item)
+        elif kind is float:
+            if not math.isfinite(item):
+                return False
+        elif kind is not int and kind is not bool and item is not None:
+            return False
+    return True
+
+
+def _locate_invalid(value: Any, where: str, max_depth: int) -> None:
     stack: list[tuple[Any, str, int]] = [(value, where, 0)]
     while stack:
         item, path, depth = stack.pop()

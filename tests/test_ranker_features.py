@@ -4,6 +4,8 @@ end on the fixture world (mine -> train_ltr -> export --ltr -> the runtime)."""
 import json
 import math
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import lightgbm
@@ -187,6 +189,30 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     step = selector.discover("list the commits of checkout-service").steps[0]
     assert step.menu and "ltr" in step.menu[0].scores
     assert "cross_encoder" not in step.menu[0].scores
+    # ... and the runtime scores it without lightgbm, scipy or torch (the base install)
+    out = subprocess.run(
+        [sys.executable, "-c", NO_TRAINING_STACK, str(lean_bundle)],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == " ".join(
+        c.tool_id for c in step.menu
+    )
+
+
+NO_TRAINING_STACK = """
+import sys
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        blocked = {'torch', 'transformers', 'sentence_transformers', 'lightgbm', 'scipy',
+                   'sklearn'}
+        if name.split('.')[0] in blocked:
+            raise ImportError(f'{name} is blocked: the runtime must not need it')
+sys.meta_path.insert(0, Blocker())
+from serving.selector import Selector
+step = Selector.from_bundle(sys.argv[1]).discover('list the commits of checkout-service').steps[0]
+print(' '.join(c.tool_id for c in step.menu))
+"""
 
 
 def test_list_features_by_hand(cards):

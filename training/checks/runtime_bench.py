@@ -337,7 +337,7 @@ def report(result: Mapping[str, Any]) -> str:
             f"Runtime-only install (`pip install .`, no extras): {venv['size_mb']} MB on disk, "
             f"torch installed: {venv['has_torch']}; one-shot `toolsift discover` from it: "
             f"{venv['one_shot_cli']['wall_s']} s wall, {venv['one_shot_cli']['peak_rss_mb']} MB "
-            "peak RSS (no scikit-learn or pandas there for LightGBM to import).",
+            "peak RSS (no torch, LightGBM or scipy there: the ranker is scored with numpy).",
         ]
     return "\n".join(lines) + "\n"
 
