@@ -8,6 +8,7 @@ that read whole JSONL files live in `serving.io`.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -130,29 +131,24 @@ def check_json_value(value: Any, where: str, *, max_depth: int = 64) -> None:
 
 
 def _plainly_valid(value: Any, max_depth: int) -> bool:
-    """True when `value` is plain JSON (dict, list, str, int, finite float, bool, None)
-    within the checks; False when it is not, or is of a kind only the full walk judges."""
+    """True when `value` is plain JSON within the checks; False when it is not, or is of a
+    kind only the full walk judges. The encoder does the per-value work in C: it refuses
+    NaN / Infinity (`allow_nan=False`), and UTF-8 refuses a lone surrogate; only the
+    containers are walked here, for their depth."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return False
+    if text.count("{") + text.count("[") <= max_depth:  # cannot nest deeper than this
+        return True
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if depth > max_depth:
             return False
-        kind = type(item)
-        if kind is str:
-            if _SURROGATE_RE.search(item):
-                return False
-        elif kind is dict:
-            for k, v in item.items():
-                if type(k) is not str or _SURROGATE_RE.search(k):
-                    return False
-                stack.append((v, depth + 1))
-        elif kind is list:
-            stack.extend((v, depth + 1) for v in item)
-        elif kind is float:
-            if not math.isfinite(item):
-                return False
-        elif kind is not int and kind is not bool and item is not None:
-            return False
+        children = item.values() if type(item) is dict else item
+        stack.extend((v, depth + 1) for v in children if type(v) is dict or type(v) is list)
     return True
 
 
