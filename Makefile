@@ -33,7 +33,11 @@ demo: $(STAMP)
 
 # Beside the demo (studies/dvc.yaml, after `make demo`): the security study and the
 # ablations (what each choice is worth: reranker, exploration, routing, sampling, tuning).
+# The security study also counts lint false alarms on StableToolBench's real catalog, so
+# the benchmark is converted first (seconds; the same seeded output as `make stb`).
 studies: $(STAMP)
+	$(PY) -m training.benchmarks.convert params.yaml $(STB_DIR) data/stb --split random \
+		--metrics metrics/stb/data.json
 	$(VENV)/bin/dvc repro studies/dvc.yaml
 	$(VENV)/bin/toolsift report
 
