@@ -16,9 +16,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 RISKS = ("read_only", "write", "destructive")
 TRUST_LEVELS = ("first_party", "third_party")
 MAX_SCHEMA_DEPTH = 32  # levels of an input_schema; real ones use under 10
@@ -128,6 +125,22 @@ def check_json_value(value: Any, where: str, *, max_depth: int = 64) -> None:
     load checks every card); only a value it doubts is walked again to name the path."""
     if not _plainly_valid(value, max_depth):
         _locate_invalid(value, where, max_depth)
+
+
+def _check_json_schema(schema: Mapping[str, Any]) -> None:
+    """`schema` is a valid Draft 2020-12 JSON Schema. jsonschema is imported here, not at
+    module level: a bundle's cards skip this check, and the import is ~0.3 s of a one-shot
+    call."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as err:
+        where = "/".join(str(p) for p in err.path) or "<root>"
+        raise FieldError(
+            "input_schema", f"invalid JSON Schema at {where}: {err.message}"
+        ) from None
 
 
 def _plainly_valid(value: Any, max_depth: int) -> bool:
@@ -286,14 +299,8 @@ class ToolCard:
             raise FieldError("input_schema", "expected a JSON Schema object")
         # bounded first: check_schema recurses, and a NaN bound would make validation moot
         check_json_value(schema, "input_schema", max_depth=MAX_SCHEMA_DEPTH)
-        try:
-            if check_schema:
-                Draft202012Validator.check_schema(schema)
-        except SchemaError as err:
-            where = "/".join(str(p) for p in err.path) or "<root>"
-            raise FieldError(
-                "input_schema", f"invalid JSON Schema at {where}: {err.message}"
-            ) from None
+        if check_schema:
+            _check_json_schema(schema)
         added_at = _str(data, "added_at", default="1970-01-01")
         try:
             date.fromisoformat(added_at[:10])

@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from serving.schema import ToolCard
 from serving.selection import SessionContext
 
@@ -32,6 +30,8 @@ def schema_errors(
     as an annotation; off by default because which formats are checked depends on the
     optional packages installed.
     """
+    from jsonschema import Draft202012Validator  # here: the runtime's import stays light
+
     checker = Draft202012Validator.FORMAT_CHECKER if check_formats else None
     validator = Draft202012Validator(dict(schema), format_checker=checker)
     # keys sorted at every level: messages that list keys follow the instance's order
