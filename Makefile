@@ -33,11 +33,9 @@ demo: $(STAMP)
 
 # Beside the demo (studies/dvc.yaml, after `make demo`): the security study and the
 # ablations (what each choice is worth: reranker, exploration, routing, sampling, tuning).
-# The security study also counts lint false alarms on StableToolBench's real catalog, so
-# the benchmark is converted first (seconds; the same seeded output as `make stb`).
+# The real-catalog false alarms in metrics/security.json come from `python -m
+# training.security_eval ... --real-catalog data/stb/catalog.jsonl` after `make stb`.
 studies: $(STAMP)
-	$(PY) -m training.benchmarks.convert params.yaml $(STB_DIR) data/stb --split random \
-		--metrics metrics/stb/data.json
 	$(VENV)/bin/dvc repro studies/dvc.yaml
 	$(VENV)/bin/toolsift report
 
