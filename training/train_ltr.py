@@ -323,11 +323,8 @@ def fit_ranker(train: Groups, params: Params, names: Sequence[str] = WITH_LOGIT)
 def candidate_feature_sets(choice: str) -> dict[str, tuple[str, ...]]:
     """The feature sets `train_ltr` fits for `cross_encoder_feature` = choice."""
     sets = {"with_logit": WITH_LOGIT, "without_logit": WITHOUT_LOGIT}
-    if choice == "always":
-        return {"with_logit": WITH_LOGIT}
-    if choice == "never":
-        return {"without_logit": WITHOUT_LOGIT}
-    return sets
+    keep = {"always": ("with_logit",), "never": ("without_logit",)}.get(choice, tuple(sets))
+    return {name: sets[name] for name in keep}
 
 
 @dataclass(frozen=True)
