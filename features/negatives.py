@@ -166,7 +166,8 @@ class IndexNegativeMiner:
         self.timings["bm25_seconds"] = time.perf_counter() - started
 
         started = time.perf_counter()
-        vectors = Encoder(self.bundle.retriever_path, batch_size=self.batch_size).encode(
+        retriever = self.bundle.weights.check(self.bundle.retriever_path)
+        vectors = Encoder(retriever, batch_size=self.batch_size).encode(
             list(queries), show_progress=self.show_progress
         ) if queries else np.zeros((0, self.bundle.embeddings.shape[1]), dtype=np.float32)
         self.timings["encode_seconds"] = time.perf_counter() - started

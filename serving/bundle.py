@@ -29,7 +29,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import mmap
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -69,23 +71,77 @@ class BundleError(RuntimeError):
 
 
 def sha256_file(path: Path) -> str:
+    # one update over the mapped file: hashlib leaves the GIL for all of it, where a
+    # chunked read takes the GIL back per chunk (and waits for it while a loader thread
+    # competes with the caller, as `Selector.from_bundle`'s does)
     with path.open("rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
+        if os.fstat(fh.fileno()).st_size == 0:
+            return hashlib.sha256(b"").hexdigest()
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            return hashlib.sha256(mapped).hexdigest()
 
 
-def hash_tree(root: Path) -> dict[str, str]:
-    """sha256 of every file under root except the top-level manifest (a `manifest.json`
-    deeper down is content like any other), keyed by posix relative path."""
-    files = {
+def bundle_files(root: Path) -> dict[str, Path]:
+    """Every file under root except the top-level manifest (a `manifest.json` deeper
+    down is content like any other), keyed by posix relative path."""
+    return {
         path.relative_to(root).as_posix(): path
         for path in sorted(root.rglob("*"))
         if path.is_file() and path.relative_to(root).as_posix() != MANIFEST
     }
-    # hashing releases the GIL: the model files (most of the bytes) hash on every core,
-    # which is most of a one-shot call's bundle load
+
+
+def hash_files(files: Mapping[str, Path]) -> dict[str, str]:
+    # hashing releases the GIL: the model files (most of the bytes) hash on every core
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         digests = pool.map(sha256_file, files.values())
     return dict(zip(files, digests, strict=True))
+
+
+def hash_tree(root: Path) -> dict[str, str]:
+    """sha256 of every file of `bundle_files(root)`."""
+    return hash_files(bundle_files(root))
+
+
+WEIGHT_SUFFIXES = frozenset({".onnx", ".data", ".safetensors", ".bin", ".pt", ".pth"})
+
+
+def is_model_weights(rel: str) -> bool:
+    """A model's weights: most of a bundle's bytes, and a runtime reads one file of them."""
+    return rel.startswith("models/") and Path(rel).suffix in WEIGHT_SUFFIXES
+
+
+class DeferredFiles:
+    """The model weights `load_bundle` has not hashed yet: a runtime reads one graph of
+    the several a bundle ships (ONNX fp32 or int8, or torch), so each is checked against
+    the manifest when a model is about to read it (`check`), and once."""
+
+    def __init__(self, root: Path, expected: Mapping[str, str], pending: Sequence[str]) -> None:
+        self.root = root
+        self._expected = expected
+        self._pending = set(pending)
+        self._lock = threading.Lock()
+
+    def check(self, path: Path) -> Path:
+        """Hash the pending files at or under `path`; a `BundleError` names any altered
+        one. Returns `path`, for `Encoder(files.check(dir))`."""
+        rel = Path(path).relative_to(self.root).as_posix()
+        with self._lock:
+            todo = sorted(r for r in self._pending if r == rel or r.startswith(rel + "/"))
+        actual = hash_files({r: self.root / r for r in todo})
+        for r in todo:
+            if actual[r] != self._expected[r]:
+                raise BundleError(
+                    f"{self.root / r}: sha256 mismatch (the file was altered after export)"
+                )
+        with self._lock:
+            self._pending.difference_update(todo)
+        return path
+
+    @property
+    def pending(self) -> frozenset[str]:
+        with self._lock:
+            return frozenset(self._pending)
 
 
 UNADDRESSED = ("bundle_version", "signature")  # what the version id cannot cover
@@ -166,6 +222,17 @@ def verify_bundle(
     naming the file. `expect_version`: refuse any other version (a pin). `public_key`
     (an Ed25519 public key, a PEM path, or None for `$TOOLSIFT_BUNDLE_PUBLIC_KEY`; False:
     no check): refuse a bundle that is unsigned or signed by another key."""
+    return open_bundle(
+        root, expect_version=expect_version, public_key=public_key, defer_weights=False
+    )[0]
+
+
+def open_bundle(
+    root: str | Path, *, expect_version: str | None = None, public_key: Any = None,
+    defer_weights: bool = True,
+) -> tuple[BundleManifest, DeferredFiles]:
+    """`verify_bundle`, leaving the model weights' hashes to `DeferredFiles.check` when
+    `defer_weights` (they must still exist, and no file may be added)."""
     root = Path(root)
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
@@ -181,13 +248,17 @@ def verify_bundle(
             f"{manifest_path}: bundle format {manifest.format_version}, this runtime reads "
             f"format {BUNDLE_FORMAT_VERSION}"
         )
-    actual = hash_tree(root)
+    files = bundle_files(root)
+    deferred = [
+        rel for rel in files if defer_weights and is_model_weights(rel) and rel in manifest.files
+    ]
+    actual = hash_files({rel: path for rel, path in files.items() if rel not in deferred})
     for rel, expected in sorted(manifest.files.items()):
-        if rel not in actual:
+        if rel not in files:
             raise BundleError(f"{root / rel}: listed in the manifest but missing")
-        if actual[rel] != expected:
+        if rel in actual and actual[rel] != expected:
             raise BundleError(f"{root / rel}: sha256 mismatch (the file was altered after export)")
-    extra = sorted(set(actual) - set(manifest.files))
+    extra = sorted(set(files) - set(manifest.files))
     if extra:
         raise BundleError(
             f"{root / extra[0]}: not listed in the manifest (file added after export)"
@@ -208,7 +279,7 @@ def verify_bundle(
             verify_version(manifest.bundle_version, manifest.signature, key)
     except SignatureError as err:
         raise BundleError(f"{manifest_path}: {err}") from None
-    return manifest
+    return manifest, DeferredFiles(root, manifest.files, deferred)
 
 
 def sign_bundle(root: str | Path, private_key_path: str | Path) -> BundleManifest:
@@ -273,6 +344,7 @@ class Bundle:
     embeddings: np.ndarray
     capabilities: Mapping[str, Mapping[str, Sequence[int]]]
     runtime: Mapping[str, Any]
+    weights: DeferredFiles  # check a model's files before it reads them
 
     @property
     def retriever_path(self) -> Path:
@@ -301,9 +373,15 @@ class Bundle:
 def load_bundle(
     root: str | Path, *, expect_version: str | None = None, public_key: Any = None
 ) -> Bundle:
-    """Verify (see `verify_bundle`) and load a bundle's cards, embeddings and indexes."""
-    root = Path(root)
-    manifest = verify_bundle(root, expect_version=expect_version, public_key=public_key)
+    """Verify (see `open_bundle`: model weights are checked when a model reads them) and
+    load a bundle's cards, embeddings and indexes."""
+    manifest, weights = open_bundle(root, expect_version=expect_version, public_key=public_key)
+    return read_bundle(manifest, weights)
+
+
+def read_bundle(manifest: BundleManifest, weights: DeferredFiles) -> Bundle:
+    """The cards, embeddings and indexes of a bundle `open_bundle` verified."""
+    root = weights.root
     cards = read_cards(root)
     try:
         embeddings = np.load(root / EMBEDDINGS, allow_pickle=False)
@@ -317,8 +395,13 @@ def load_bundle(
         cards=tuple(cards),
         embeddings=embeddings.astype(np.float32, copy=False),
         capabilities=_read_json(root / CAPABILITIES),
-        runtime=_read_json(root / RUNTIME),
+        runtime=read_runtime(root),
+        weights=weights,
     )
+
+
+def read_runtime(root: Path) -> Mapping[str, Any]:
+    return _read_json(root / RUNTIME)
 
 
 def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:

@@ -1,25 +1,30 @@
 """The bundle's encoders through onnxruntime and the `tokenizers` library: no torch.
 
 `training.core.onnx_export` writes, beside each model's weights, `onnx/` with the graph in
-fp32 and int8, the tokenizer and `onnx.json` (max length, output name). A session is made
-on first use and kept by its object, which a `Selector` holds: one per selector.
+fp32 and int8 (each with its weights in `<graph>.data`), the tokenizer and `onnx.json` (max
+length, output name). A session is made on first use (or in the background: `start`) and
+kept by its object, which a `Selector` holds: one per selector.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+log = logging.getLogger(__name__)
+
 ONNX_DIR = "onnx"
 ONNX_CONFIG = "onnx.json"
 TOKENIZER_FILE = "tokenizer.json"
 ONNX_FILES = {"fp32": "model.onnx", "int8": "model_int8.onnx"}
+EXTERNAL_DATA_SUFFIX = ".data"  # a graph's weights, beside it: `model.onnx.data`
 WEIGHTS = tuple(ONNX_FILES)
 
 
@@ -35,19 +40,43 @@ def check_weights(weights: str, what: str) -> str:
 
 
 class _OnnxModel:
-    """One ONNX graph with its tokenizer; the session and tokenizer load once, lazily."""
+    """One ONNX graph with its tokenizer; the session and tokenizer load once, lazily, or
+    in the background from `start()`. `check` (a bundle's `DeferredFiles.check`) vets
+    the graph file before onnxruntime reads it."""
 
     def __init__(
         self, model_dir: str | Path, *, weights: str = "fp32", threads: int = 0,
-        batch_size: int = 64,
+        batch_size: int = 64, check: Callable[[Path], object] | None = None,
     ) -> None:
         check_weights(weights, f"{type(self).__name__}: weights")
         self.model_path = str(model_dir)
         self.weights = weights
         self.threads = threads
         self.batch_size = batch_size
+        self._check = check
         self._lock = threading.Lock()
         self._loaded: tuple[Any, Any, dict[str, Any]] | None = None
+        self._loader: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Load on a background thread: hashing the graph and building the session release
+        the GIL, so a one-shot call reads the rest of its bundle meanwhile. `wait()` (or
+        the first use) joins it; a failure is raised there, by loading again."""
+        if self._loaded is None and self._loader is None:
+            self._loader = threading.Thread(target=self._load_quietly, daemon=True)
+            self._loader.start()
+
+    def wait(self) -> None:
+        """Finish loading; raises what loading raises (a `BundleError` for an altered graph)."""
+        if self._loader is not None:
+            self._loader.join()
+        self._load()
+
+    def _load_quietly(self) -> None:
+        try:
+            self._load()
+        except Exception:  # noqa: BLE001 - `wait()` loads again and raises it there
+            log.debug("background load of %s failed", self.model_path, exc_info=True)
 
     @property
     def key(self) -> str:
@@ -57,10 +86,16 @@ class _OnnxModel:
     def _load(self) -> tuple[Any, Any, dict[str, Any]]:
         with self._lock:
             if self._loaded is None:
+                root = Path(self.model_path) / ONNX_DIR
+                graph = root / ONNX_FILES[self.weights]
+                if self._check is not None:  # first: hashing leaves the GIL to the caller
+                    data = graph.with_name(graph.name + EXTERNAL_DATA_SUFFIX)
+                    if data.is_file():  # exports before the weights moved out have none
+                        self._check(data)
+                    self._check(graph)
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
 
-                root = Path(self.model_path) / ONNX_DIR
                 settings = json.loads((root / ONNX_CONFIG).read_text())
                 options = ort.SessionOptions()
                 # 0 = every core: one request's batch is the only work in flight
@@ -73,7 +108,7 @@ class _OnnxModel:
                 # cores the agent's own work needs
                 options.add_session_config_entry("session.intra_op.allow_spinning", "0")
                 session = ort.InferenceSession(
-                    str(root / ONNX_FILES[self.weights]),
+                    str(graph),
                     sess_options=options,
                     providers=["CPUExecutionProvider"],
                 )

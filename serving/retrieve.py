@@ -7,6 +7,7 @@ session cannot call never takes a slot from one it can.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -92,9 +93,21 @@ class DenseRetriever:
 
 
 class BM25Retriever:
-    def __init__(self, model: Any) -> None:
-        self.model = model
-        self._vocab = set(model.vocab_dict)
+    """BM25 over `ToolCard.index_text()` tokens. bm25s builds and saves the index; the
+    runtime reads its files with numpy (per-token score columns, summed per query), which
+    keeps bm25s and its imports off the load path and scores exactly as its `get_scores`."""
+
+    DATA, INDICES, INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
+    VOCAB, PARAMS = "vocab.index.json", "params.index.json"
+
+    def __init__(
+        self, vocab: Mapping[str, int], columns: tuple[np.ndarray, np.ndarray, np.ndarray],
+        n_docs: int, *, model: Any = None,
+    ) -> None:
+        self.vocab = vocab
+        self.data, self.indices, self.indptr = columns
+        self.n_docs = n_docs
+        self.model = model  # the bm25s model when built here: `save` writes its files
 
     @classmethod
     def build(cls, cards: Sequence[ToolCard]) -> BM25Retriever:
@@ -102,23 +115,55 @@ class BM25Retriever:
 
         model = bm25s.BM25()
         model.index([tokenize(c.index_text()) for c in cards], show_progress=False)
-        return cls(model)
+        scores = model.scores
+        columns = (scores["data"], scores["indices"], scores["indptr"])
+        return cls(model.vocab_dict, columns, int(scores["num_docs"]), model=model)
 
     @classmethod
     def load(cls, path: Path) -> BM25Retriever:
-        import bm25s
-
-        return cls(bm25s.BM25.load(str(path), show_progress=False))
+        """The index bm25s saved in `path`; a method whose scores need more than the
+        per-token columns (bm25l, bm25+) or a malformed file is a ValueError naming it."""
+        params = json.loads((path / cls.PARAMS).read_text(encoding="utf-8"))
+        if params.get("method") not in ("lucene", "robertson", "atire"):
+            raise ValueError(f"{path / cls.PARAMS}: method {params.get('method')!r} is not read")
+        vocab = json.loads((path / cls.VOCAB).read_text(encoding="utf-8"))
+        data, indices, indptr = (
+            np.load(path / name, allow_pickle=False)
+            for name in (cls.DATA, cls.INDICES, cls.INDPTR)
+        )
+        n_docs = int(params["num_docs"])
+        # bm25s lists the empty token without a column: no query token is empty
+        vocab = {t: i for t, i in vocab.items() if t} if isinstance(vocab, dict) else None
+        if not (
+            vocab is not None
+            and max(vocab.values(), default=-1) < len(indptr) - 1
+            and len(data) == len(indices) == int(indptr[-1])
+            and (len(indices) == 0 or int(indices.max()) < n_docs)
+        ):
+            raise ValueError(f"{path}: the index files do not agree with each other")
+        return cls(vocab, (data, indices, indptr), n_docs)
 
     def save(self, path: Path) -> None:
+        if self.model is None:
+            raise ValueError("only an index built here is saved; copy a loaded one's directory")
         self.model.save(str(path), show_progress=False)
 
+    def scores(self, text: str) -> np.ndarray | None:
+        """Every row's BM25 score for `text`, None when no token is in the vocabulary."""
+        ids = [self.vocab[t] for t in tokenize(text) if t in self.vocab]
+        if not ids:
+            return None
+        scores = np.zeros(self.n_docs, dtype=self.data.dtype)
+        for token in ids:  # a token's column holds each row once: no repeated index
+            start, end = self.indptr[token], self.indptr[token + 1]
+            scores[self.indices[start:end]] += self.data[start:end]
+        return scores
+
     def search(self, text: str, mask: np.ndarray, n: int) -> Hits:
-        tokens = [t for t in tokenize(text) if t in self._vocab]
-        if not tokens:
+        scores = self.scores(text)
+        if scores is None:
             return []
-        scores = np.asarray(self.model.get_scores(tokens), dtype=np.float32)
-        return top_n(scores, mask, n, min_score=0.0)
+        return top_n(scores.astype(np.float32, copy=False), mask, n, min_score=0.0)
 
 
 class CapabilityRetriever:

@@ -19,7 +19,17 @@ from typing import Any
 import numpy as np
 
 from serving.ann import ApproximateDense
-from serving.bundle import Bundle, BundleError, load_bundle, load_ranker
+from serving.bundle import (
+    RERANKER_DIR,
+    RETRIEVER_DIR,
+    Bundle,
+    BundleError,
+    DeferredFiles,
+    load_ranker,
+    open_bundle,
+    read_bundle,
+    read_runtime,
+)
 from serving.calls import (
     CallOutcome,
     CallVerdict,
@@ -299,18 +309,29 @@ class Selector:
         expect_version: str | None = None,
         public_key: Any = None,
     ) -> Selector:
-        """Verify and load a bundle; models load lazily on the first request.
+        """Verify and load a bundle, with the bi-encoder ready: its graph is checked
+        against the manifest and its session built on a background thread while the cards
+        and indexes load (other models load on first use, checked the same way).
 
         `expect_version` pins the bundle (any other version is a `BundleError`);
         `public_key` (a key or PEM path; default `$TOOLSIFT_BUNDLE_PUBLIC_KEY`) requires a
         valid signature."""
-        return cls.from_loaded(
-            load_bundle(path, expect_version=expect_version, public_key=public_key),
+        manifest, weights = open_bundle(path, expect_version=expect_version, public_key=public_key)
+        params = cls._params(read_runtime(weights.root), reranker, overrides)
+        encoder = cls._make_encoder(weights, params)
+        if isinstance(encoder, OnnxEncoder):
+            encoder.start()
+        selector = cls.from_loaded(
+            read_bundle(manifest, weights),
             decomposer=decomposer,
             reranker=reranker,
             policy=policy,
             overrides=overrides,
+            encoder=encoder,
         )
+        if isinstance(encoder, OnnxEncoder):
+            encoder.wait()
+        return selector
 
     @classmethod
     def from_loaded(
@@ -322,50 +343,66 @@ class Selector:
         policy: RiskPolicy | None = None,
         overrides: Mapping[str, Any] | None = None,
         bm25: BM25Retriever | None = None,
+        encoder: TextEncoder | None = None,
     ) -> Selector:
         """Assemble from a loaded bundle, or from one whose cards and index rows were
         changed in memory (the gateway serves the live tools: some dropped, new ones
         encoded); `bm25`: an index over exactly `bundle.cards` (default: the bundle's)."""
-        params = RuntimeParams.from_dict({**bundle.runtime, **(overrides or {})})
-        if reranker is not None:
-            params = replace(params, reranker=reranker)
+        params = cls._params(bundle.runtime, reranker, overrides)
         return cls(
             bundle,
             params=params,
             decomposer=decomposer or make_decomposer(DecomposerVocabulary.from_cards(bundle.cards)),
             reranker=cls._make_reranker(bundle, params),
             policy=policy or RiskPolicy.from_dict(params.policy),
-            encoder=cls._make_encoder(bundle, params),
+            encoder=encoder or cls._make_encoder(bundle.weights, params),
             bm25=bm25 or BM25Retriever.load(bundle.bm25_path),
         )
 
     @staticmethod
-    def _use_onnx(bundle: Bundle, params: RuntimeParams) -> bool:
+    def _params(
+        runtime: Mapping[str, Any], reranker: str | None, overrides: Mapping[str, Any] | None
+    ) -> RuntimeParams:
+        params = RuntimeParams.from_dict({**runtime, **(overrides or {})})
+        return params if reranker is None else replace(params, reranker=reranker)
+
+    @staticmethod
+    def _use_onnx(root: Path, params: RuntimeParams) -> bool:
         """onnx, torch, or auto = onnx when every encoder the bundle has was exported;
         asking for onnx from a bundle without it fails at load, not mid-request."""
-        models = [p for p in (bundle.retriever_path, bundle.reranker_path) if p is not None]
+        models = [p for p in (root / RETRIEVER_DIR, root / RERANKER_DIR) if p.is_dir()]
         exported = all(has_onnx(p) for p in models)
         if params.encoder_backend == "onnx" and not exported:
-            raise BundleError(f"{bundle.root}: encoder_backend onnx, but no ONNX export in it")
+            raise BundleError(f"{root}: encoder_backend onnx, but no ONNX export in it")
         return params.encoder_backend == "onnx" or (
             params.encoder_backend == "auto" and exported
         )
 
     @classmethod
-    def _make_encoder(cls, bundle: Bundle, params: RuntimeParams) -> TextEncoder:
-        if cls._use_onnx(bundle, params):
+    def make_encoder(
+        cls, bundle: Bundle, overrides: Mapping[str, Any] | None = None
+    ) -> TextEncoder:
+        """The encoder a Selector over `bundle` embeds requests with (to share one)."""
+        return cls._make_encoder(bundle.weights, cls._params(bundle.runtime, None, overrides))
+
+    @classmethod
+    def _make_encoder(cls, weights: DeferredFiles, params: RuntimeParams) -> TextEncoder:
+        path = weights.root / RETRIEVER_DIR
+        if cls._use_onnx(weights.root, params):
             return OnnxEncoder(
-                bundle.retriever_path, weights=params.retriever_weights, threads=params.onnx_threads
+                path, weights=params.retriever_weights, threads=params.onnx_threads,
+                check=weights.check,
             )
-        return Encoder(bundle.retriever_path)
+        return Encoder(weights.check(path))
 
     @classmethod
     def _make_scorer(cls, bundle: Bundle, params: RuntimeParams, path: Path) -> Scorer:
-        if cls._use_onnx(bundle, params):
+        if cls._use_onnx(bundle.root, params):
             return OnnxPairScorer(
-                path, weights=params.reranker_weights, threads=params.onnx_threads
+                path, weights=params.reranker_weights, threads=params.onnx_threads,
+                check=bundle.weights.check,
             )
-        return PairScorer(path, precision=params.reranker_precision)
+        return PairScorer(bundle.weights.check(path), precision=params.reranker_precision)
 
     @classmethod
     def _make_reranker(cls, bundle: Bundle, params: RuntimeParams) -> Reranker:

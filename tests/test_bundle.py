@@ -58,6 +58,39 @@ def test_altered_file_refuses_to_load_naming_the_file(bundle_copy, rel):
         Selector.from_bundle(bundle_copy)
 
 
+def _flip_last_byte(path):
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+
+
+@pytest.mark.parametrize(
+    "rel", ["models/retriever/onnx/model.onnx.data", "models/retriever/onnx/model.onnx"]
+)
+def test_altered_weights_the_runtime_reads_refuse_to_load(bundle_copy, rel):
+    """Model weights are hashed when a model is about to read them, not at `load_bundle`:
+    `from_bundle` still refuses a bundle whose bi-encoder graph was altered."""
+    _flip_last_byte(bundle_copy / rel)
+    with pytest.raises(BundleError, match=f"{rel}: sha256 mismatch"):
+        Selector.from_bundle(bundle_copy, overrides={"encoder_backend": "onnx"})
+    with pytest.raises(BundleError, match=f"{rel}: sha256 mismatch"):
+        verify_bundle(bundle_copy)
+
+
+def test_weights_no_model_reads_are_checked_when_one_does(bundle_copy):
+    rel = "models/retriever/onnx/model_int8.onnx.data"
+    _flip_last_byte(bundle_copy / rel)
+    bundle = load_bundle(bundle_copy)  # the fp32 runtime never opens the int8 graph
+    assert rel in bundle.weights.pending
+    with pytest.raises(BundleError, match=f"{rel}: sha256 mismatch"):
+        Selector.from_loaded(bundle, overrides={"retriever_weights": "int8"}).discover("x")
+    with pytest.raises(BundleError, match=f"{rel}: sha256 mismatch"):
+        verify_bundle(bundle_copy)  # `toolsift bundle check` hashes every file
+    torch_weights = "models/retriever/model.safetensors"
+    _flip_last_byte(bundle_copy / torch_weights)
+    with pytest.raises(BundleError, match=f"{torch_weights}: sha256 mismatch"):
+        Selector.from_loaded(load_bundle(bundle_copy), overrides={"encoder_backend": "torch"})
+
+
 def test_missing_and_extra_files_refuse(bundle_copy):
     (bundle_copy / "extra.txt").write_text("x")
     with pytest.raises(BundleError, match="extra.txt: not listed"):

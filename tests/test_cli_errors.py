@@ -31,7 +31,7 @@ def one_error_line(err: str) -> str:
         (["bundle", "inspect", "{tmp}"], "not a bundle (no manifest.json)"),
         (["describe", "x.y", "--bundle", "{tmp}"], "not a bundle"),
         (["discover", "hello", "--bundle", "{tmp}/nope"], "not a bundle"),
-        (["check", "catalog"], "Missing parameter: path"),
+        (["check", "catalog"], "Missing argument 'PATH'"),
         (["discover", "x", "--bogus"], "No such option"),
         (["import", "{tmp}/c.jsonl", "--server", "a.b", "--out", "{tmp}/o.jsonl"], "server"),
         (["serve", "--bundle", "{tmp}", "--config", "{tmp}/c.jsonl", "--transport", "tcp"],

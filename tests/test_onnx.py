@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from serving.bundle import verify_bundle
-from serving.onnx_models import ONNX_CONFIG, ONNX_FILES, OnnxEncoder, OnnxPairScorer
+from serving.onnx_models import (
+    EXTERNAL_DATA_SUFFIX,
+    ONNX_CONFIG,
+    ONNX_FILES,
+    OnnxEncoder,
+    OnnxPairScorer,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ["list the commits on main", "post a message to #ops", "x " * 400]  # the last: cut
@@ -40,7 +46,9 @@ def cross_encoder_dir(reranker_bundle):
 def test_export_stage_writes_hashed_onnx(reranker_bundle):
     manifest = verify_bundle(reranker_bundle)
     onnx = sorted(f for f in manifest.files if "/onnx/" in f)
-    names = sorted([*ONNX_FILES.values(), ONNX_CONFIG, "tokenizer.json"])
+    graphs = [*ONNX_FILES.values()]
+    names = sorted([*graphs, *(g + EXTERNAL_DATA_SUFFIX for g in graphs), ONNX_CONFIG,
+                    "tokenizer.json"])
     assert onnx == [f"models/{m}/onnx/{n}" for m in ("reranker", "retriever") for n in names]
 
 

@@ -103,6 +103,33 @@ def test_bm25_finds_exact_tokens(cards):
     assert bm25.search("zzzz qqqq", mask, 3) == []
 
 
+def test_bm25_saved_index_scores_as_bm25s_does_without_importing_it(cards, tmp_path):
+    import bm25s
+
+    built = BM25Retriever.build(cards)
+    built.save(tmp_path / "bm25")
+    loaded = BM25Retriever.load(tmp_path / "bm25")
+    reference = bm25s.BM25.load(str(tmp_path / "bm25"), show_progress=False)
+    for card in cards:
+        # repeated tokens count twice, as in bm25s
+        text = f"{card.name} {card.description} {card.name}"
+        tokens = [t for t in tokenize(text) if t in reference.vocab_dict]
+        want = np.asarray(reference.get_scores(tokens), dtype=np.float32)
+        np.testing.assert_array_equal(loaded.scores(text), want)
+        np.testing.assert_array_equal(built.scores(text), want)
+    assert loaded.scores("zzzz qqqq") is None
+
+
+def test_bm25_refuses_index_files_that_disagree(cards, tmp_path):
+    BM25Retriever.build(cards).save(tmp_path)
+    indptr = np.load(tmp_path / BM25Retriever.INDPTR)
+    np.save(tmp_path / BM25Retriever.INDPTR, indptr[:-3])
+    with pytest.raises(ValueError, match="do not agree"):
+        BM25Retriever.load(tmp_path)
+    with pytest.raises(ValueError, match="only an index built here"):
+        BM25Retriever({}, (indptr, indptr, indptr), 0).save(tmp_path / "x")
+
+
 def test_tokenize_splits_identifiers_and_folds_plurals():
     assert tokenize("github.search_code the Commits") == ["github", "search", "code", "commit"]
     assert tokenize("status issues") == ["status", "issue"]

@@ -7,14 +7,11 @@ failure the fallback decomposer (the rules) answers instead. Configured from the
 
 from __future__ import annotations
 
-import http.client
 import json
 import logging
 import os
 import re
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
@@ -133,6 +130,11 @@ class LLMDecomposer:
         """Ask the endpoint; on any transport or validation error use the fallback."""
         if not request.strip():
             return self.fallback.decompose(request)
+        # the HTTP stack loads on the first call: most runs configure no endpoint, and it
+        # is a noticeable share of a one-shot CLI call's start
+        import http.client
+        import urllib.error
+
         try:
             content = self._complete(request)
             return parse_decomposition(content, operations=self.operations, vocab=self.vocab)
@@ -175,6 +177,8 @@ def chat_completion(
     return the first choice's content. Raises `urllib.error.HTTPError`, `OSError` or
     `http.client.HTTPException` on transport failures, `ValueError` (`LLMAnswerError`)
     on a malformed response; shared by every `TOOLSIFT_LLM_*` client."""
+    import urllib.request
+
     body = {
         "model": model,
         "messages": [dict(m) for m in messages],

@@ -2,8 +2,9 @@
 rest (cold start), rebuilt whenever the registry changes.
 
 Tools the bundle knows keep their trained embeddings; a live tool it does not know is
-encoded once with the bundle's own encoder (cached by its index text) and served as a new
-tool, never dropped. Bundle tools that are not live are left out, so discovery only ever
+encoded once with the bundle's own encoder (the one the Selectors embed requests with, ONNX
+in a runtime-only install; cached by its index text) and served as a new tool, never
+dropped. Bundle tools that are not live are left out, so discovery only ever
 finds what can be called.
 """
 
@@ -17,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from serving.bundle import Bundle, build_capability_index
-from serving.encoder import Encoder
 from serving.gateway.registry import Registry
 from serving.policy import RiskPolicy
 from serving.retrieve import BM25Retriever
@@ -40,7 +40,8 @@ class LiveIndex:
         self.overrides = dict(overrides or {})
         self.known: Mapping[str, ToolCard] = {c.tool_id: c for c in bundle.cards}
         self._rows = {c.tool_id: i for i, c in enumerate(bundle.cards)}
-        self._encoder = Encoder(bundle.retriever_path)
+        # one encoder for every rebuild: its session loads once
+        self._encoder = Selector.make_encoder(bundle, self.overrides)
         self._vectors: dict[str, np.ndarray] = {}  # sha256 of index text -> vector
 
     def selector(self, registry: Registry) -> Selector | None:
@@ -61,7 +62,8 @@ class LiveIndex:
             capabilities=build_capability_index(cards),
         )
         return Selector.from_loaded(
-            live, policy=self.policy, overrides=self.overrides, bm25=BM25Retriever.build(cards)
+            live, policy=self.policy, overrides=self.overrides, bm25=BM25Retriever.build(cards),
+            encoder=self._encoder,
         )
 
     def _embed(self, cards: list[ToolCard]) -> Mapping[str, np.ndarray]:

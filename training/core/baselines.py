@@ -36,7 +36,7 @@ class PlainRetrievers:
         return cls(
             bm25=BM25Retriever.load(candidate.bm25_path),
             bm25_ids=[c.tool_id for c in candidate.cards],
-            encoder=Encoder(stock.retriever_path),
+            encoder=Encoder(stock.weights.check(stock.retriever_path)),
             embeddings=stock.embeddings,
             dense_ids=[c.tool_id for c in stock.cards],
         )

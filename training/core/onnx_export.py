@@ -15,7 +15,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from serving.onnx_models import ONNX_CONFIG, ONNX_DIR, ONNX_FILES, TOKENIZER_FILE
+from serving.onnx_models import (
+    EXTERNAL_DATA_SUFFIX,
+    ONNX_CONFIG,
+    ONNX_DIR,
+    ONNX_FILES,
+    TOKENIZER_FILE,
+)
 
 log = logging.getLogger(__name__)
 OPSET = 17
@@ -23,8 +29,8 @@ OPSET = 17
 
 def export_onnx(model_dir: Path, kind: str, *, out_dir: Path | None = None) -> Path:
     """Export the model in `model_dir` (kind: "bi_encoder" | "cross_encoder") to
-    `out_dir` (default `model_dir/onnx`): model.onnx, model_int8.onnx, tokenizer.json and
-    onnx.json. Returns the directory."""
+    `out_dir` (default `model_dir/onnx`): model.onnx, model_int8.onnx (each with its
+    weights in `<name>.data`), tokenizer.json and onnx.json. Returns the directory."""
     import torch
 
     out_dir = out_dir or model_dir / ONNX_DIR
@@ -48,6 +54,8 @@ def export_onnx(model_dir: Path, kind: str, *, out_dir: Path | None = None) -> P
             dynamic_axes=axes, opset_version=OPSET, dynamo=False,
         )
     _quantize(fp32, int8)
+    for graph in (fp32, int8):
+        _weights_beside(graph)
     settings = {"kind": kind, "max_length": max_length, "output": output, "opset": OPSET}
     (out_dir / ONNX_CONFIG).write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n")
     log.info("onnx: %s (%s, max_length %d) -> %s", model_dir, kind, max_length, out_dir)
@@ -59,6 +67,22 @@ def _quantize(fp32: Path, int8: Path) -> None:
 
     # int8 weights, activations quantized on the fly: the CPU-friendly choice for BERTs
     quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+
+
+def _weights_beside(graph: Path) -> None:
+    """Move the weights out of the graph's protobuf into `<graph>.data`: onnxruntime maps
+    that file instead of parsing and copying them, which halves a session's start (0.35 ->
+    0.16 s for the fp32 MiniLM on 2 cores), the one cost a one-shot call cannot share."""
+    import onnx
+
+    model = onnx.load(str(graph))
+    data = graph.with_name(graph.name + EXTERNAL_DATA_SUFFIX)
+    data.unlink(missing_ok=True)  # save appends to an existing data file
+    onnx.save_model(
+        model, str(graph), save_as_external_data=True, all_tensors_to_one_file=True,
+        location=data.name, size_threshold=1024,
+    )
+    data.chmod(graph.stat().st_mode & 0o777)  # onnx writes it owner-only
 
 
 def _bi_encoder(model_dir: Path) -> tuple[Any, int, str]:
