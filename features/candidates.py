@@ -188,7 +188,12 @@ def sample_group_rows(
     train = sample_explore(
         train_positives(pairs), draw, seed=seed, stream=stream, repeat_quota=False
     )
-    valid = (
+    return {"train": train, "valid": traced_valid_queries(pairs).head(n_valid)}
+
+
+def traced_valid_queries(pairs: pl.DataFrame) -> pl.DataFrame:
+    """One positive per traced valid-split query, in query id order (a stable sample)."""
+    return (
         pairs.filter(
             (pl.col("split") == "valid")
             & (pl.col("label") == 1)
@@ -196,9 +201,7 @@ def sample_group_rows(
         )
         .sort("query_id", "tool_id")
         .unique("query_id", keep="first", maintain_order=True)
-        .head(n_valid)
     )
-    return {"train": train, "valid": valid}
 
 
 def runtime_groups(

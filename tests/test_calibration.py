@@ -12,6 +12,8 @@ from training.train_ltr import (
     Groups,
     Ranker,
     choose_features,
+    choose_train_set,
+    concat_groups,
     choose_menu_cut,
     menu_cut_table,
     order_comparison,
@@ -114,3 +116,20 @@ def test_the_logit_is_kept_only_when_it_pays_beyond_noise() -> None:
     assert evidence["logit_mrr_gain"] == pytest.approx(1 / 56) and chosen == "without_logit"
     # a loss never keeps it
     assert choose_features(without, better, min_gain=0.0, seed=0)[0] == "without_logit"
+
+
+def test_stack_groups_are_kept_only_when_they_order_the_valid_groups_better():
+    assert choose_train_set(np.array([0.5, 1.0]), np.array([1.0, 1.0])) == (
+        "stacked_", {"stack_mrr_gain": 0.25}
+    )
+    assert choose_train_set(np.array([1.0, 0.5]), np.array([0.5, 1.0]))[0] == ""  # a tie
+    assert choose_train_set(np.array([1.0]), np.array([]))[0] == ""
+
+
+def test_concat_groups_keeps_rows_sizes_and_tools_in_order():
+    a = Groups(np.ones((3, 2)), np.array([1, 0, 0]), [3], {"n_groups": 1}, ("x",))
+    b = Groups(np.zeros((2, 2)), np.array([0, 1]), [2], {"n_groups": 1}, ("y",))
+    both = concat_groups(a, b)
+    assert both.features.shape == (5, 2) and both.features[3:].sum() == 0
+    assert both.labels.tolist() == [1, 0, 0, 0, 1] and both.sizes == [3, 2]
+    assert both.tools == ("x", "y") and both.stats == {"n_groups": 2}

@@ -128,10 +128,19 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     for name in ("ltr", "ltr_with_logit", "ltr_without_logit", "cross_encoder", "fused", "dense"):
         for m in ("mrr", "recall_at_1", "recall_at_8"):
             assert 0.0 <= metrics[f"valid_{name}_{m}"] <= 1.0
+    # the stack groups (valid queries after the validation ones) train a second ranker,
+    # kept when it orders the valid groups better
+    assert metrics["n_stack_groups"] > 0
+    stacked = metrics["trained_on"] == "train+stack"
+    stack_gain = metrics["valid_ltr_stacked_without_logit_mrr"] - metrics[
+        "valid_ltr_without_logit_mrr"]
+    assert metrics["valid_stack_mrr_gain"] == pytest.approx(stack_gain, abs=1e-3)
+    assert stacked == (metrics["valid_stack_mrr_gain"] > 0)
     # auto: both rankers fit, the logit kept only where it paid on the valid groups
     chosen = metrics["features"]
-    assert metrics["valid_ltr_mrr"] == metrics[f"valid_ltr_{chosen}_mrr"]
-    gain = metrics["valid_ltr_with_logit_mrr"] - metrics["valid_ltr_without_logit_mrr"]
+    on = "stacked_" if stacked else ""
+    assert metrics["valid_ltr_mrr"] == metrics[f"valid_ltr_{on}{chosen}_mrr"]
+    gain = metrics[f"valid_ltr_{on}with_logit_mrr"] - metrics[f"valid_ltr_{on}without_logit_mrr"]
     assert metrics["valid_logit_mrr_gain"] == pytest.approx(gain, abs=1e-3)
     paid = gain >= 0.01 and metrics["valid_logit_gain_p05"] > 0
     assert chosen == ("with_logit" if paid else "without_logit")
