@@ -8,8 +8,9 @@ Layout (format version 1), every file hashed in `manifest.json`:
                              `runtime.ann_threshold` tools)
     models/retriever/        the bi-encoder that embeds subgoals (and made the embeddings)
     models/reranker/         optional cross-encoder
-    models/*/onnx/           each encoder as ONNX (model.onnx fp32, model_int8.onnx),
-                             tokenizer.json, onnx.json: the torch-free runtime's input
+    models/*/onnx/           each encoder as ONNX (model.onnx fp32, model_int8.onnx, each
+                             with its weights in `<graph>.data`), tokenizer.json,
+                             onnx.json: the torch-free runtime's input
     models/ltr/              optional learned ranker: model.txt (LightGBM), features.json
                              (the feature names it was trained on), history.json
     bm25/                    the bm25s index over `ToolCard.index_text()` tokens
@@ -19,7 +20,10 @@ A bundle's version id is content-addressed: the hash of the whole manifest (file
 params, models, metrics, git rev, created_at, ...) but its own `bundle_version` and
 `signature`, so changing anything that changes behaviour or provenance changes the id and
 a pinned version (`expect_version`) refuses it. Only the top-level `manifest.json` is
-left out of the file list. Optionally the manifest carries an Ed25519 signature of the
+left out of the file list. `load_bundle` hashes every file but the model weights, which a
+model hashes just before it reads them (`DeferredFiles`): a runtime opens one of the several
+graphs a bundle ships; `verify_bundle` (`toolsift bundle verify`) hashes them all. Optionally
+the manifest carries an Ed25519 signature of the
 version (`serving.signing`); with a public key configured, an unsigned or wrongly signed
 bundle is refused.
 """

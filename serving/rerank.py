@@ -184,6 +184,14 @@ class LearnedReranker:
         return sorted(out, key=lambda c: (-c.score, c.tool_id))
 
 
+def named_first(ranked: Sequence[Candidate]) -> list[Candidate]:
+    """Tools the step names exactly (`exact`, set by the fuse stage) first, at relevance 1:
+    the fusion's rule (a user who names a tool means it), which a learned order must not
+    undo. A ranker cannot learn it: named tools are ~0.5% of its train groups."""
+    named = [c.with_score(1.0) for c in ranked if c.scores.get("exact", 0.0) > 0]
+    return named + [c for c in ranked if c.scores.get("exact", 0.0) <= 0]
+
+
 def break_ties(
     candidates: Sequence[Candidate], cards: Mapping[str, ToolCard], *, margin: float
 ) -> list[Candidate]:
@@ -245,7 +253,9 @@ class MenuStage:
         if not sel.candidates:
             return sel
         head, tail = sel.candidates[: self.depth], sel.candidates[self.depth :]
-        ranked = self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail]
+        ranked = named_first(
+            self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail]
+        )
         # the relevance order before cost/latency break near-ties: `tie_break_audit` reads it
         ranked = [c.with_score(c.score, relevance_rank=i) for i, c in enumerate(ranked)]
         weak = tuple(

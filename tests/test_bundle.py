@@ -84,7 +84,7 @@ def test_weights_no_model_reads_are_checked_when_one_does(bundle_copy):
     with pytest.raises(BundleError, match=f"{rel}: sha256 mismatch"):
         Selector.from_loaded(bundle, overrides={"retriever_weights": "int8"}).discover("x")
     with pytest.raises(BundleError, match=f"{rel}: sha256 mismatch"):
-        verify_bundle(bundle_copy)  # `toolsift bundle check` hashes every file
+        verify_bundle(bundle_copy)  # `toolsift bundle verify` hashes every file
     torch_weights = "models/retriever/model.safetensors"
     _flip_last_byte(bundle_copy / torch_weights)
     with pytest.raises(BundleError, match=f"{torch_weights}: sha256 mismatch"):

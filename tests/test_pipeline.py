@@ -141,6 +141,18 @@ def test_tie_break_audit_on_menus_with_scrambled_costs(cards):
     assert audit.n_swapped_pairs == 1 and audit.max_swapped_gap == pytest.approx(0.001)
 
 
+def test_a_tool_named_exactly_leads_the_menu_whatever_the_order_says(cards):
+    cands = (
+        Candidate("github.list_commits", scores={"fused": 0.9}),
+        Candidate("github.compare_commits", scores={"fused": 0.2, "exact": 1.0}),
+        Candidate("github.search_code", scores={"fused": 0.1}),
+    )
+    stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, min_relevance=0.5)
+    out = stage(Selection(Subgoal("use github.compare_commits"), cands))
+    assert out.ids() == ["github.compare_commits", "github.list_commits"]
+    assert out.candidates[0].score == 1.0
+
+
 def test_cost_never_moves_a_tool_across_the_menu_cut(cards):
     """A cheaper tool 0.001 below the last menu slot stays off the menu; the two tied
     inside it are reordered by cost."""
