@@ -380,6 +380,7 @@ class LtrResult:
     calibration: Calibration  # Platt scaling and the menu cut, from the valid groups
     menu_cuts: list[dict[str, float]]  # `menu_cut_table` on the valid groups
     stacked: bool = False  # fit on the train and the stack groups (`choose_train_set`)
+    n_unseen_tool_groups: int = 0  # valid groups whose tool no train or stack group has
 
 
 def train_ltr(
@@ -439,10 +440,8 @@ def train_ltr(
     }
     fit_seconds = time.perf_counter() - t_fit
     # held out by tool from every ranker: no train (or stack) group has the tool
-    widest = train_sets.get(STACKED, built["train"])
-    comparison = order_comparison(
-        fitted, built["valid"], unseen=unseen_tools(widest, built["valid"])
-    )
+    unseen = unseen_tools(train_sets.get(STACKED, built["train"]), built["valid"])
+    comparison = order_comparison(fitted, built["valid"], unseen=unseen)
     names = list(candidate_feature_sets(params.cross_encoder_feature))
     prefix = ""
     if STACKED in train_sets:
@@ -473,7 +472,7 @@ def train_ltr(
     )
     return LtrResult(
         ranker, history, built, comparison, chosen, fit_seconds, calibration, cut_table,
-        stacked=prefix == STACKED,
+        stacked=prefix == STACKED, n_unseen_tool_groups=sum(unseen),
     )
 
 
@@ -543,13 +542,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "n_valid_without_gold": built["valid"].stats["n_without_gold"],
         "n_stack_groups": built["stack"].stats["n_groups"] if "stack" in built else 0,
         "trained_on": "train+stack" if result.stacked else "train",
-        "n_valid_unseen_tool_groups": sum(
-            unseen_tools(
-                concat_groups(built["train"], built["stack"]) if "stack" in built
-                else built["train"],
-                built["valid"],
-            )
-        ),
+        "n_valid_unseen_tool_groups": result.n_unseen_tool_groups,
         "n_history_tools": len(history.tools),
         "calibration": {"a": round(result.calibration.a, 4), "b": round(result.calibration.b, 4),
                         "menu_cut": result.calibration.min_relevance},
