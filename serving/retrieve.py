@@ -122,20 +122,32 @@ class BM25Retriever:
     @classmethod
     def load(cls, path: Path) -> BM25Retriever:
         """The index bm25s saved in `path`; a method whose scores need more than the
-        per-token columns (bm25l, bm25+) or a malformed file is a ValueError naming it."""
-        params = json.loads((path / cls.PARAMS).read_text(encoding="utf-8"))
-        if params.get("method") not in ("lucene", "robertson", "atire"):
-            raise ValueError(f"{path / cls.PARAMS}: method {params.get('method')!r} is not read")
-        vocab = json.loads((path / cls.VOCAB).read_text(encoding="utf-8"))
-        data, indices, indptr = (
-            np.load(path / name, allow_pickle=False)
-            for name in (cls.DATA, cls.INDICES, cls.INDPTR)
-        )
-        n_docs = int(params["num_docs"])
+        per-token columns (bm25l, bm25+) or a missing or malformed file is a ValueError
+        naming it."""
+        def read(name: str) -> Any:
+            try:
+                if name.endswith(".json"):
+                    return json.loads((path / name).read_text(encoding="utf-8"))
+                return np.load(path / name, allow_pickle=False)
+            except (OSError, ValueError) as err:  # JSONDecodeError is a ValueError
+                raise ValueError(f"{path / name}: unreadable BM25 index file: {err}") from None
+
+        params = read(cls.PARAMS)
+        if not isinstance(params, dict) or params.get("method") not in (
+            "lucene", "robertson", "atire"
+        ):
+            raise ValueError(f"{path / cls.PARAMS}: not a bm25s index of a method read here")
+        vocab = read(cls.VOCAB)
+        data, indices, indptr = (read(name) for name in (cls.DATA, cls.INDICES, cls.INDPTR))
+        try:
+            n_docs = int(params["num_docs"])
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{path / cls.PARAMS}: num_docs: expected an integer") from None
         # bm25s lists the empty token without a column: no query token is empty
         vocab = {t: i for t, i in vocab.items() if t} if isinstance(vocab, dict) else None
         if not (
             vocab is not None
+            and all(type(i) is int for i in vocab.values())
             and max(vocab.values(), default=-1) < len(indptr) - 1
             and len(data) == len(indices) == int(indptr[-1])
             and (len(indices) == 0 or int(indices.max()) < n_docs)

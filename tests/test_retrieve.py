@@ -126,6 +126,14 @@ def test_bm25_refuses_index_files_that_disagree(cards, tmp_path):
     np.save(tmp_path / BM25Retriever.INDPTR, indptr[:-3])
     with pytest.raises(ValueError, match="do not agree"):
         BM25Retriever.load(tmp_path)
+    vocab = (tmp_path / BM25Retriever.VOCAB).read_text()
+    (tmp_path / BM25Retriever.VOCAB).write_text("{not json")
+    with pytest.raises(ValueError, match="vocab.index.json: unreadable BM25 index file"):
+        BM25Retriever.load(tmp_path)
+    (tmp_path / BM25Retriever.VOCAB).write_text(vocab)
+    (tmp_path / BM25Retriever.DATA).unlink()
+    with pytest.raises(ValueError, match="data.csc.index.npy: unreadable BM25 index file"):
+        BM25Retriever.load(tmp_path)
     with pytest.raises(ValueError, match="only an index built here"):
         BM25Retriever({}, (indptr, indptr, indptr), 0).save(tmp_path / "x")
 
