@@ -79,8 +79,9 @@ SPLIT = random
 STB_DIR = ../shared/benchmarks/stabletoolbench
 # beside the default pipeline (each variant is one more pass over the eval half): the dense
 # order alone, the cross-encoder (with its dense prior) instead of the ranker, the subgoals
-# without the whole-request list, the request-level RRF order, the encoders through torch
-# instead of ONNX, and the stock bundle. More on the command line, e.g.
+# without the whole-request list, the request-level RRF order, menus that ignore a product
+# the step names, the encoders through torch instead of ONNX, and the stock bundle. More
+# on the command line, e.g.
 # EVAL_VARIANTS="--variant fused_order=reranker:fused
 # --variant int8_retriever=runtime:retriever_weights=int8"
 EVAL_VARIANTS = \
@@ -88,6 +89,7 @@ EVAL_VARIANTS = \
 	--variant cross_encoder=reranker:cross_encoder \
 	--variant subgoals_only=runtime:request_weight=0 \
 	--variant rrf_order=runtime:request_order=rrf \
+	--variant named_products_off=runtime:named_connections_first=false \
 	--variant torch_encoders=runtime:encoder_backend=torch \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category

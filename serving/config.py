@@ -32,6 +32,9 @@ class RuntimeParams:
     # ltr: also cut the menu at the calibrated probability train_ltr chose on held-out
     # groups (the bundle's calibration.json); False for bundles from before this knob
     calibrated_menus: bool = False
+    # a step that names a product (a distinctive connection name) gets that product's
+    # tools first in its menu (`rerank.named_first`); False for bundles from before this
+    named_connections_first: bool = False
     # auto: the best the bundle has (ltr, else cross_encoder, else fused) | one of those |
     # dense (the fine-tuned retriever's order alone)
     reranker: str = "auto"

@@ -7,7 +7,7 @@ margin means the same thing whichever backend produced the order.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -184,24 +184,48 @@ class LearnedReranker:
         return sorted(out, key=lambda c: (-c.score, c.tool_id))
 
 
-def named_first(ranked: Sequence[Candidate]) -> list[Candidate]:
-    """Tools the step names exactly (`exact`, set by the fuse stage) first, at relevance 1:
-    the fusion's rule (a user who names a tool means it), which a learned order must not
-    undo. A ranker cannot learn it: named tools are ~0.5% of its train groups."""
-    named = [c.with_score(1.0) for c in ranked if c.scores.get("exact", 0.0) > 0]
-    return named + [c for c in ranked if c.scores.get("exact", 0.0) <= 0]
+NAMED = "named"  # a candidate's score key: 2 named exactly, 1 on a named connection
+
+
+def named_first(
+    ranked: Sequence[Candidate],
+    cards: Mapping[str, ToolCard],
+    connections: Collection[str] = (),
+) -> list[Candidate]:
+    """Tools the step names first, each group in the reranker's order: those it names
+    exactly (`exact`, set by the fuse stage) at relevance 1, then those on a connection
+    it names (`connections`: the step's `required_access` that are distinctive product
+    names). The fusion's rule, a user who names a tool or a product means it, which a
+    learned order must not undo: it learns from traces whose popular tools win, and
+    overrode "in Jira: create a bug" with a busier product's tool. Relevance is kept
+    (calibrated cuts still apply); the group is in `scores["named"]`."""
+    def tier(c: Candidate) -> int:
+        if c.scores.get("exact", 0.0) > 0:
+            return 2
+        return int(cards[c.tool_id].connection in connections) if connections else 0
+
+    tiers = [tier(c) for c in ranked]
+    out = [
+        c.with_score(1.0 if t == 2 else c.score, **({NAMED: float(t)} if t else {}))
+        for c, t in zip(ranked, tiers, strict=True)
+    ]
+    order = sorted(range(len(out)), key=lambda i: -tiers[i])  # stable: each group in order
+    return [out[i] for i in order]
 
 
 def break_ties(
     candidates: Sequence[Candidate], cards: Mapping[str, ToolCard], *, margin: float
 ) -> list[Candidate]:
-    """Within runs of candidates whose relevance is within `margin` of the run's leader,
-    order by (cost, p50 latency); runs themselves keep their relevance order, so cost and
-    latency never outvote a clear relevance gap."""
+    """Within runs of candidates whose relevance is within `margin` of the run's leader
+    (and who share a `named` group), order by (cost, p50 latency); runs themselves keep
+    their order, so cost and latency never outvote a clear relevance gap or a name."""
     out: list[Candidate] = []
     run: list[Candidate] = []
     for cand in candidates:
-        if run and run[0].score - cand.score > margin:
+        if run and (
+            run[0].score - cand.score > margin
+            or run[0].scores.get(NAMED, 0.0) != cand.scores.get(NAMED, 0.0)
+        ):
             out.extend(_cheapest_first(run, cards))
             run = []
         run.append(cand)
@@ -248,13 +272,19 @@ class MenuStage:
     tie_margin: float = 0.005
     min_relevance: float = 0.0
     depth: int = 40  # only the first `depth` (fused order) are reranked: the model's cost
+    # connections whose names are distinctive (`DecomposerVocabulary.distinctive`): their
+    # tools lead the menu of a step that names them (`named_first`); empty = off
+    named_connections: Collection[str] = frozenset()
 
     def __call__(self, sel: Selection) -> Selection:
         if not sel.candidates:
             return sel
         head, tail = sel.candidates[: self.depth], sel.candidates[self.depth :]
+        named = [a for a in sel.subgoal.required_access if a in self.named_connections]
         ranked = named_first(
-            self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail]
+            self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail],
+            self.cards,
+            named,
         )
         # the relevance order before cost/latency break near-ties: `tie_break_audit` reads it
         ranked = [c.with_score(c.score, relevance_rank=i) for i, c in enumerate(ranked)]

@@ -276,7 +276,10 @@ class Selector:
         policy: RiskPolicy,
         encoder: TextEncoder,
         bm25: BM25Retriever,
+        named_connections: frozenset[str] | None = None,
     ) -> None:
+        """`named_connections`: the catalog's distinctive connection names
+        (`DecomposerVocabulary.distinctive`; computed from the cards when None)."""
         self.bundle = bundle
         self.params = params
         self.decomposer = decomposer
@@ -291,6 +294,9 @@ class Selector:
         self._bm25 = bm25
         self._capability = CapabilityRetriever(bundle.capabilities, len(bundle.cards))
         self._exact = ExactNameMatcher(bundle.cards)
+        if named_connections is None:
+            named_connections = DecomposerVocabulary.from_cards(bundle.cards).distinctive
+        self.named_connections = named_connections
         self._router = (
             DomainRouter.build([c.domain for c in bundle.cards], bundle.embeddings)
             if params.routing == "domain"
@@ -349,14 +355,16 @@ class Selector:
         changed in memory (the gateway serves the live tools: some dropped, new ones
         encoded); `bm25`: an index over exactly `bundle.cards` (default: the bundle's)."""
         params = cls._params(bundle.runtime, reranker, overrides)
+        vocab = DecomposerVocabulary.from_cards(bundle.cards)
         return cls(
             bundle,
             params=params,
-            decomposer=decomposer or make_decomposer(DecomposerVocabulary.from_cards(bundle.cards)),
+            decomposer=decomposer or make_decomposer(vocab),
             reranker=cls._make_reranker(bundle, params),
             policy=policy or RiskPolicy.from_dict(params.policy),
             encoder=encoder or cls._make_encoder(bundle.weights, params),
             bm25=bm25 or BM25Retriever.load(bundle.bm25_path),
+            named_connections=vocab.distinctive,
         )
 
     @staticmethod
@@ -701,6 +709,7 @@ class Selector:
             tie_margin=p.tie_margin,
             min_relevance=self.menu_threshold,
             depth=depth,
+            named_connections=self.named_connections if p.named_connections_first else (),
         )
         sel = run_stages(sel, [("rerank", menu)])
 

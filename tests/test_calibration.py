@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -16,7 +17,9 @@ from training.train_ltr import (
     choose_train_set,
     concat_groups,
     menu_cut_table,
+    named_first_evidence,
     order_comparison,
+    reciprocal_ranks,
     unseen_tools,
 )
 
@@ -133,3 +136,22 @@ def test_concat_groups_keeps_rows_sizes_and_tools_in_order():
     assert both.features.shape == (5, 2) and both.features[3:].sum() == 0
     assert both.labels.tolist() == [1, 0, 0, 0, 1] and both.sizes == [3, 2]
     assert both.tools == ("x", "y") and both.stats == {"n_groups": 2}
+
+
+def test_named_tools_lead_the_validation_order_as_they_lead_the_menu() -> None:
+    from serving.ranker_features import FEATURE_NAMES
+
+    col = {n: i for i, n in enumerate(FEATURE_NAMES)}
+    x = np.zeros((5, len(FEATURE_NAMES)))
+    # group 1: the positive is second by score but on the product the step names;
+    # group 2: the positive is first, a tool named exactly (score lowest) goes before it
+    x[:, col["score_dense"]] = [0.2, 0.9, 0.9, 0.5, 0.1]
+    labels = np.array([1, 0, 1, 0, 0])
+    valid = Groups(x, labels, [2, 3], {}, ("a", "b"), np.array([1.0, 0, 0, 0, 2]))
+    ranker = Ranker(_Column(), ("score_dense",))
+    assert reciprocal_ranks(ranker, valid).tolist() == [1.0, 0.5]
+    assert reciprocal_ranks(ranker, replace(valid, named=None)).tolist() == [0.5, 1.0]
+    # the product rule alone: group 1 gains 0.5, group 2 keeps the exact-name rule's 0.5
+    assert named_first_evidence(ranker, valid) == {
+        "named_product_mrr_gain": 0.25, "n_named_product_groups": 1.0}
+    assert concat_groups(valid, valid).named.tolist() == [1, 0, 0, 0, 2] * 2

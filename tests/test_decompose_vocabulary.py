@@ -6,6 +6,8 @@ import pytest
 from decompose_cards import CARDS
 
 from serving.decompose import DecomposerVocabulary
+from serving.decompose.vocabulary import distinctive_connections
+from serving.schema import Requires, ToolCard
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +31,29 @@ def test_vocabulary_has_entity_variants_and_connection_aliases(vocab: Decomposer
 
 def test_vocabulary_does_not_depend_on_card_order(vocab: DecomposerVocabulary) -> None:
     assert DecomposerVocabulary.from_cards(reversed(CARDS)) == vocab
+
+
+def _card(tool_id: str, summary: str, connection: str, not_for: tuple[str, ...] = ()) -> ToolCard:
+    server, name = tool_id.split(".", 1)
+    return ToolCard(tool_id=tool_id, server=server, domain="d", name=name, summary=summary,
+                    not_for=not_for, requires=Requires(connection=connection))
+
+
+def test_a_connection_name_other_products_use_is_not_distinctive() -> None:
+    cards = [
+        _card("jira.create_issue", "Create an issue in Jira.", "jira",
+              not_for=("issues in Linear (use linear.create_issue)",)),
+        # a product family may share the name: one other connection is allowed
+        _card("jira_legacy.new_ticket", "Open a ticket.", "jira_legacy"),
+        _card("linear.create_issue", "Create an issue.", "linear",
+              not_for=("issues in Jira (use jira.create_issue)",)),  # not_for: not counted
+        _card("logs.search", "Search the logs.", "logs"),
+        _card("datadog.search_logs", "Search logs by query.", "datadog"),
+        _card("splunk.query", "Query indexed logs.", "splunk"),
+        _card("new_relic.list_alerts", "List the alerts of a New Relic account.", "new_relic"),
+    ]
+    vocab = DecomposerVocabulary.from_cards(cards)
+    # "logs" is in two other products' texts; "new relic" (two words) only in its own
+    assert vocab.distinctive == {"jira", "jira_legacy", "linear", "datadog", "splunk", "new_relic"}
+    surfaces = {"jira": "jira", "logs": "logs", "linear": "linear"}
+    assert distinctive_connections(cards, surfaces, max_others=0) == {"linear"}

@@ -153,6 +153,41 @@ def test_a_tool_named_exactly_leads_the_menu_whatever_the_order_says(cards):
     assert out.candidates[0].score == 1.0
 
 
+def test_a_named_product_leads_the_menu_in_the_rerankers_order(cards):
+    cands = tuple(Candidate(t, scores={"fused": f}) for t, f in (
+        ("github.search_code", 0.9), ("stripe.refund_payment", 0.6),
+        ("gitlab.search_code", 0.5), ("stripe.chg_rd", 0.4), ("jira.search_issues", 0.3)))
+    stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, tie_margin=0.0,
+                      named_connections=frozenset({"stripe", "gitlab"}))
+    step = Subgoal("refund it in Stripe", required_access=("stripe",))
+    out = stage(Selection(step, cands))
+    assert out.ids() == ["stripe.refund_payment", "stripe.chg_rd", "github.search_code",
+                         "gitlab.search_code", "jira.search_issues"]
+    # relevance is kept (cuts still apply to it); the group is recorded
+    assert [c.score for c in out.candidates[:3]] == [0.6, 0.4, 0.9]
+    assert out.candidates[0].scores["named"] == 1.0 and "named" not in out.candidates[2].scores
+    # a name that is not distinctive, or the rule off, leaves the order alone
+    for named in (frozenset({"gitlab"}), frozenset()):
+        off = replace(stage, named_connections=named)(Selection(step, cands))
+        assert off.ids() == [c.tool_id for c in cands]
+    # a tool named exactly still goes first, at relevance 1
+    exact = cands[:4] + (Candidate("jira.search_issues", scores={"fused": 0.3, "exact": 1.0}),)
+    first = stage(Selection(step, exact))
+    assert first.ids()[:3] == ["jira.search_issues", "stripe.refund_payment", "stripe.chg_rd"]
+    assert first.candidates[0].score == 1.0
+
+
+def test_cost_does_not_reorder_across_a_named_product(cards):
+    # refund_payment costs 0.01, list_commits 0.0, 0.001 apart: a tie, but named apart
+    cands = (Candidate("stripe.refund_payment", scores={"fused": 0.899}),
+             Candidate("github.list_commits", scores={"fused": 0.9}))
+    stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, tie_margin=0.02,
+                      named_connections=frozenset({"stripe"}))
+    out = stage(Selection(Subgoal("x", required_access=("stripe",)), cands))
+    assert out.ids() == ["stripe.refund_payment", "github.list_commits"]
+    assert tie_break_audit(out.candidates).n_swapped_pairs == 0
+
+
 def test_cost_never_moves_a_tool_across_the_menu_cut(cards):
     """A cheaper tool 0.001 below the last menu slot stays off the menu; the two tied
     inside it are reordered by cost."""

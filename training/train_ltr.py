@@ -51,7 +51,7 @@ import logging
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -133,6 +133,9 @@ class Groups:
     sizes: list[int]  # rows per group, in order
     stats: dict[str, int]
     tools: tuple[str, ...] = ()  # each group's positive (the sampled pair's tool)
+    # per row: 2 the step names the tool, 1 it names the tool's product, 0 neither: the
+    # menu puts them first in that order (`serving.rerank.named_first`); None = all 0
+    named: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -168,7 +171,8 @@ def replay_groups(
 
     depth = selector.params.rerank_depth
     cards = selector.cards
-    feats, labels, sizes, tools = [], [], [], []
+    products = selector.named_connections if selector.params.named_connections_first else ()
+    feats, labels, sizes, tools, named = [], [], [], [], []
     stats = {"n_without_gold": 0}
     subgoals = [annotate(row["query"]) for row in rows]
     vectors = selector.encoder.encode([s.text for s in subgoals])  # one batch: ~15x faster
@@ -201,12 +205,30 @@ def replay_groups(
         own = history.without(request_events.get(request, ()))
         matrix = feature_matrix(subgoal, scored, cards, own)
         feats.append(matrix[rows_kept])
+        step_products = {a for a in subgoal.required_access if a in products}
+        named.extend(
+            2 if c.scores.get("exact", 0.0) > 0
+            else int(cards[c.tool_id].connection in step_products)
+            for c in kept
+        )
         labels.extend(y)
         sizes.append(len(kept))
         tools.append(row["tool_id"])
     matrix = np.vstack(feats) if feats else np.zeros((0, len(FEATURE_NAMES)))
     stats["n_groups"] = len(sizes)
-    return Groups(matrix, np.asarray(labels, dtype=np.int32), sizes, stats, tuple(tools))
+    return Groups(
+        matrix, np.asarray(labels, dtype=np.int32), sizes, stats, tuple(tools),
+        np.asarray(named, dtype=np.float64),
+    )
+
+
+def menu_scores(flat: np.ndarray, groups: Groups) -> np.ndarray:
+    """`flat` scores reordered as the menu orders them: named tools first (`Groups.named`),
+    each group in the scores' order."""
+    flat = np.asarray(flat, dtype=np.float64)
+    if groups.named is None or not flat.size:
+        return flat
+    return flat + groups.named * (float(np.ptp(flat)) + 1.0)
 
 
 def split_scores(flat: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
@@ -225,10 +247,13 @@ def order_comparison(
     groups = [Group("", tuple(map(str, range(len(y)))), tuple(map(int, y)), ()) for y in labels]
     columns = {name: i for i, name in enumerate(FEATURE_NAMES)}
     orders = {
-        **{name: ranker.predict(valid.features) for name, ranker in rankers.items()},
-        "cross_encoder": valid.features[:, columns["cross_encoder"]],
-        "fused": valid.features[:, columns["fused"]],
-        "dense": -valid.features[:, columns["rank_dense"]],
+        name: menu_scores(flat, valid)
+        for name, flat in {
+            **{name: ranker.predict(valid.features) for name, ranker in rankers.items()},
+            "cross_encoder": valid.features[:, columns["cross_encoder"]],
+            "fused": valid.features[:, columns["fused"]],
+            "dense": -valid.features[:, columns["rank_dense"]],
+        }.items()
     }
     keep = [i for i, u in enumerate(unseen) if u]
     out: dict[str, float] = {}
@@ -247,10 +272,26 @@ def unseen_tools(train: Groups, valid: Groups) -> list[bool]:
     return [t not in seen for t in valid.tools]
 
 
+def named_first_evidence(ranker: Ranker, valid: Groups) -> dict[str, float]:
+    """What putting the tools of a product the step names first does to `ranker`'s order
+    on the valid groups (the menu does it: `serving.rerank.named_first`): its MRR gain
+    and the number of groups where a step names a candidate's product."""
+    if valid.named is None:
+        return {}
+    named = split_scores(valid.named == 1, valid.sizes)
+    gain = reciprocal_ranks(ranker, valid).mean() - reciprocal_ranks(
+        ranker, replace(valid, named=np.where(valid.named == 2, 2.0, 0.0))
+    ).mean()
+    return {
+        "named_product_mrr_gain": float(gain) if valid.sizes else 0.0,
+        "n_named_product_groups": float(sum(bool(n.any()) for n in named)),
+    }
+
+
 def reciprocal_ranks(ranker: Ranker, groups: Groups) -> np.ndarray:
     """Per group: 1 / the rank of its first positive in the ranker's order (ties count
     against it, as in `order_metrics`)."""
-    scores = split_scores(ranker.predict(groups.features), groups.sizes)
+    scores = split_scores(menu_scores(ranker.predict(groups.features), groups), groups.sizes)
     labels = split_scores(groups.labels, groups.sizes)
     return np.array([
         1.0 / float(gold_ranks(s, y == 1).min()) for s, y in zip(scores, labels, strict=True)
@@ -287,6 +328,8 @@ def concat_groups(first: Groups, second: Groups) -> Groups:
         [*first.sizes, *second.sizes],
         {k: first.stats.get(k, 0) + second.stats.get(k, 0) for k in {*first.stats, *second.stats}},
         first.tools + second.tools,
+        None if first.named is None or second.named is None
+        else np.concatenate([first.named, second.named]),
     )
 
 
@@ -467,6 +510,7 @@ def train_ltr(
         k.replace(f"ltr_{prefix}{chosen}_", "ltr_"): v for k, v in list(comparison.items())
         if f"ltr_{prefix}{chosen}_" in k
     })
+    comparison.update(named_first_evidence(ranker, built["valid"]))
     calibration, cut_table = calibrate(
         ranker, built["valid"], params, size=selector.params.menu_size
     )

@@ -48,6 +48,8 @@ class DecomposerVocabulary:
     entities: Mapping[str, str] = field(default_factory=dict)  # surface -> entity
     connections: Mapping[str, str] = field(default_factory=dict)  # alias -> connection
     tools: Mapping[str, ToolRef] = field(default_factory=dict)  # lowercase tool id -> ref
+    # connections whose names users cannot mean otherwise (`distinctive_connections`)
+    distinctive: frozenset[str] = frozenset()
 
     @classmethod
     def from_cards(
@@ -105,7 +107,49 @@ class DecomposerVocabulary:
         for surface, name in weak.items():
             if surface not in entities:
                 connections.setdefault(surface, name)
-        return cls(entities=entities, connections=connections, tools=tools)
+        return cls(
+            entities=entities,
+            connections=connections,
+            tools=tools,
+            distinctive=distinctive_connections(cards, connections),
+        )
+
+
+_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD_RE.findall(text.lower().replace("_", " "))
+
+
+def distinctive_connections(
+    cards: Iterable[ToolCard], surfaces: Mapping[str, str], *, max_others: int = 1
+) -> frozenset[str]:
+    """Connections a user names only when meaning that product: none of their surfaces
+    (`surfaces`: surface -> connection) occurs in the own text (id, name, summary,
+    capabilities, entities) of tools on more than `max_others` other connections. One
+    is allowed for a product family sharing a name (jira, jira_legacy); a common word
+    ("logs", "image", "location") occurs on many, and naming it proves nothing. A card's
+    `not_for` is left out: it names the products a tool is not for."""
+    keys = {surface: tuple(_words(surface)) for surface in surfaces}
+    by_first: dict[str, set[tuple[str, ...]]] = {}
+    for key in keys.values():
+        if key:
+            by_first.setdefault(key[0], set()).add(key)
+    used_by: dict[tuple[str, ...], set[str]] = {}  # surface words -> connections using them
+    for card in cards:
+        words = _words(
+            " . ".join([card.tool_id, card.name, card.summary, *card.capabilities, *card.entities])
+        )
+        for i, word in enumerate(words):
+            for key in by_first.get(word, ()):
+                if tuple(words[i : i + len(key)]) == key:
+                    used_by.setdefault(key, set()).add(card.connection)
+    others: dict[str, set[str]] = {}
+    for surface, connection in surfaces.items():
+        used = used_by.get(keys[surface], set())
+        others.setdefault(connection, set()).update(used - {connection})
+    return frozenset(c for c, used in others.items() if len(used) <= max_others)
 
 
 def _name_surfaces(name: str) -> list[str]:

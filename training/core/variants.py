@@ -127,6 +127,7 @@ class ModelCache:
             policy=selector.policy,
             encoder=enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc, self.vectors),
             bm25=BM25Retriever.load(selector.bundle.bm25_path),
+            named_connections=selector.named_connections,
         )
 
 
