@@ -194,11 +194,12 @@ def named_first(
 ) -> list[Candidate]:
     """Tools the step names first, each group in the reranker's order: those it names
     exactly (`exact`, set by the fuse stage) at relevance 1, then those on a connection
-    it names (`connections`: the step's `required_access` that are distinctive product
-    names). The fusion's rule, a user who names a tool or a product means it, which a
-    learned order must not undo: it learns from traces whose popular tools win, and
-    overrode "in Jira: create a bug" with a busier product's tool. Relevance is kept
-    (calibrated cuts still apply); the group is in `scores["named"]`."""
+    it names (`connections`: the step's own `named_access` that are distinctive product
+    names; a product carried from elsewhere in the request is an inference, not a name).
+    The fusion's rule, a user who names a tool or a product means it, which a learned
+    order must not undo: it learns from traces whose popular tools win, and put Datadog's
+    dashboard search ahead of "grep the dashboards ... using New Relic". Relevance is
+    kept (calibrated cuts still apply); the group is in `scores["named"]`."""
     def tier(c: Candidate) -> int:
         if c.scores.get("exact", 0.0) > 0:
             return 2
@@ -280,7 +281,7 @@ class MenuStage:
         if not sel.candidates:
             return sel
         head, tail = sel.candidates[: self.depth], sel.candidates[self.depth :]
-        named = [a for a in sel.subgoal.required_access if a in self.named_connections]
+        named = [a for a in sel.subgoal.named_access if a in self.named_connections]
         ranked = named_first(
             self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail],
             self.cards,

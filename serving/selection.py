@@ -71,8 +71,11 @@ class Subgoal:
     text: str
     operations: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
-    required_access: tuple[str, ...] = ()  # connections the step names (e.g. "slack")
+    required_access: tuple[str, ...] = ()  # connections the step needs (e.g. "slack")
     mutation: bool = False
+    # the connections the step's own words name, outside quotes: `required_access` also
+    # holds those carried from a request's "In Jira:" prefix or a context clause
+    named_access: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +84,7 @@ class Subgoal:
             "entities": list(self.entities),
             "required_access": list(self.required_access),
             "mutation": self.mutation,
+            "named_access": list(self.named_access),
         }
 
 

@@ -522,6 +522,7 @@ class Selector:
             text=text,
             entities=tuple(dict.fromkeys(e for s in subgoals for e in s.entities)),
             required_access=tuple(dict.fromkeys(a for s in subgoals for a in s.required_access)),
+            named_access=tuple(dict.fromkeys(a for s in subgoals for a in s.named_access)),
         )
 
     def select(

@@ -80,6 +80,7 @@ def test_llm_answer_is_used_and_request_is_well_formed(
             entities=("commit",),  # mapped through the vocabulary
             required_access=("github",),
             mutation=False,
+            named_access=("github",),
         ),
         Subgoal(
             text="tell the payments channel on Slack that checkout-service failed",
@@ -87,6 +88,7 @@ def test_llm_answer_is_used_and_request_is_well_formed(
             entities=("channel",),
             required_access=("slack",),
             mutation=True,
+            named_access=("slack",),
         ),
     ]
     assert not caplog.records

@@ -102,6 +102,7 @@ def test_split_subgoals_carry_their_own_access_and_mutation(rules: RuleDecompose
         entities=("ticket",),
         required_access=("jira",),
         mutation=True,
+        named_access=("jira",),
     )
     assert post.operations == ("send",) and post.required_access == ("slack",)
 
@@ -355,8 +356,18 @@ def test_leading_product_prefix_applies_to_every_step(product_rules: RuleDecompo
     assert cancel.text == "In Calendly: cancel my 15:00 meeting"
     assert cancel.required_access == create.required_access == ("calendly",)
     assert create.text == "create a new one for Friday at 10:00 (Calendly)"
+    # ... but only the first step's own words name it: the menu puts Calendly's tools
+    # first for that step alone
+    assert cancel.named_access == ("calendly",) and create.named_access == ()
     # a step that names its own product keeps it
     cancel, post = product_rules.decompose(
         "In Calendly: cancel my 15:00 meeting, then tell #ops on Slack"
     )
-    assert post.required_access == ("slack",)
+    assert post.required_access == post.named_access == ("slack",)
+
+
+def test_a_quoted_product_name_is_a_value_not_a_named_product(rules: RuleDecomposer) -> None:
+    (only,) = rules.decompose("search the messages for 'Slack outage'")
+    assert only.required_access == ("slack",) and only.named_access == ()
+    (named,) = rules.decompose("search the messages in Slack for 'outage'")
+    assert named.named_access == ("slack",)

@@ -159,7 +159,7 @@ def test_a_named_product_leads_the_menu_in_the_rerankers_order(cards):
         ("gitlab.search_code", 0.5), ("stripe.chg_rd", 0.4), ("jira.search_issues", 0.3)))
     stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, tie_margin=0.0,
                       named_connections=frozenset({"stripe", "gitlab"}))
-    step = Subgoal("refund it in Stripe", required_access=("stripe",))
+    step = Subgoal("refund it in Stripe", required_access=("stripe",), named_access=("stripe",))
     out = stage(Selection(step, cands))
     assert out.ids() == ["stripe.refund_payment", "stripe.chg_rd", "github.search_code",
                          "gitlab.search_code", "jira.search_issues"]
@@ -183,7 +183,7 @@ def test_cost_does_not_reorder_across_a_named_product(cards):
              Candidate("github.list_commits", scores={"fused": 0.9}))
     stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, tie_margin=0.02,
                       named_connections=frozenset({"stripe"}))
-    out = stage(Selection(Subgoal("x", required_access=("stripe",)), cands))
+    out = stage(Selection(Subgoal("x", named_access=("stripe",)), cands))
     assert out.ids() == ["stripe.refund_payment", "github.list_commits"]
     assert tie_break_audit(out.candidates).n_swapped_pairs == 0
 

@@ -205,7 +205,7 @@ def replay_groups(
         own = history.without(request_events.get(request, ()))
         matrix = feature_matrix(subgoal, scored, cards, own)
         feats.append(matrix[rows_kept])
-        step_products = {a for a in subgoal.required_access if a in products}
+        step_products = {a for a in subgoal.named_access if a in products}
         named.extend(
             2 if c.scores.get("exact", 0.0) > 0
             else int(cards[c.tool_id].connection in step_products)

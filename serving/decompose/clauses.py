@@ -104,6 +104,7 @@ class Clause:
     operations: tuple[str, ...]
     entities: tuple[str, ...]
     access: tuple[str, ...]
+    named: tuple[str, ...]  # the access its words name outside quotes (tool ids included)
     salient: tuple[str, ...]
     elliptical: bool  # no entity of its own, and a pronoun or nothing but the verb
     back_reference: bool  # no entity of its own, and "it" / "them" as object

@@ -267,6 +267,8 @@ def parse_decomposition(
                 entities=tuple(dict.fromkeys(e for e in entities if e)),
                 required_access=tuple(dict.fromkeys(a for a in access if a)),
                 mutation=mutation,
+                # the prompt asks for the products the step names, so they are named
+                named_access=tuple(dict.fromkeys(a for a in access if a)),
             )
         )
     return out

@@ -164,6 +164,7 @@ class RuleDecomposer:
             entities=whole.entities,
             required_access=whole.access,
             mutation=any(self._operations[o].mutates for o in whole.operations),
+            named_access=whole.named,
         )
 
     # -- assembling -------------------------------------------------------------------
@@ -221,6 +222,7 @@ class RuleDecomposer:
             entities=tuple(dict.fromkeys(entities)),
             required_access=tuple(dict.fromkeys(access)),
             mutation=mutation,
+            named_access=clause.named,
         )
 
     def _join_back_references(
@@ -450,6 +452,8 @@ class RuleDecomposer:
         ]
         found = self._find(request, start, end, self._connections)
         access = [(pos, name) for pos, _, name in found]
+        # a quoted name is a value ("news about 'AWS outage'"), not where the step acts
+        named = [name for pos, stop, name in found if masked[pos:stop] == request[pos:stop]]
         operations: list[str] = []
         for verb in verbs:
             if verb.operation == "_tool":
@@ -457,6 +461,7 @@ class RuleDecomposer:
                 operations.extend(ref.operations)
                 if ref.connection:
                     access.append((verb.start, ref.connection))
+                    named.append(ref.connection)
             else:
                 operations.append(verb.operation)
         access.sort()
@@ -474,6 +479,7 @@ class RuleDecomposer:
             operations=tuple(dict.fromkeys(operations)),
             entities=tuple(dict.fromkeys(name for _, name in entities)),
             access=tuple(dict.fromkeys(name for _, name in access)),
+            named=tuple(dict.fromkeys(named)),
             salient=salient,
             elliptical=not entities and (bare or bool(words & PRONOUNS)),
             back_reference=not entities and bool(words & BACK_REFERENCES),
