@@ -184,33 +184,41 @@ class LearnedReranker:
         return sorted(out, key=lambda c: (-c.score, c.tool_id))
 
 
-NAMED = "named"  # a candidate's score key: 2 named exactly, 1 on a named connection
+NAMED = "named"  # a candidate's score key: its `named_group` when not 0
+
+
+def named_products(subgoal: Subgoal, distinctive: Collection[str]) -> frozenset[str]:
+    """The products the step's own words name (`named_access`) whose names are
+    distinctive (`DecomposerVocabulary.distinctive`): a product carried from elsewhere in
+    the request is an inference, and a common word ("logs") proves nothing."""
+    return frozenset(a for a in subgoal.named_access if a in distinctive)
+
+
+def named_group(c: Candidate, cards: Mapping[str, ToolCard], products: Collection[str]) -> int:
+    """2 when the step names the tool exactly (`exact`, set by the fuse stage), 1 when it
+    names the tool's product (`named_products`), else 0."""
+    if c.scores.get("exact", 0.0) > 0:
+        return 2
+    return int(bool(products) and cards[c.tool_id].connection in products)
 
 
 def named_first(
     ranked: Sequence[Candidate],
     cards: Mapping[str, ToolCard],
-    connections: Collection[str] = (),
+    products: Collection[str] = (),
 ) -> list[Candidate]:
-    """Tools the step names first, each group in the reranker's order: those it names
-    exactly (`exact`, set by the fuse stage) at relevance 1, then those on a connection
-    it names (`connections`: the step's own `named_access` that are distinctive product
-    names; a product carried from elsewhere in the request is an inference, not a name).
-    The fusion's rule, a user who names a tool or a product means it, which a learned
-    order must not undo: it learns from traces whose popular tools win, and put Datadog's
+    """Tools the step names first, each group in the reranker's order (`named_group`):
+    those it names exactly, at relevance 1, then those of a product it names. The
+    fusion's rule, a user who names a tool or a product means it, which a learned order
+    must not undo: it learns from traces whose popular tools win, and put Datadog's
     dashboard search ahead of "grep the dashboards ... using New Relic". Relevance is
     kept (calibrated cuts still apply); the group is in `scores["named"]`."""
-    def tier(c: Candidate) -> int:
-        if c.scores.get("exact", 0.0) > 0:
-            return 2
-        return int(cards[c.tool_id].connection in connections) if connections else 0
-
-    tiers = [tier(c) for c in ranked]
+    groups = [named_group(c, cards, products) for c in ranked]
     out = [
-        c.with_score(1.0 if t == 2 else c.score, **({NAMED: float(t)} if t else {}))
-        for c, t in zip(ranked, tiers, strict=True)
+        c.with_score(1.0 if g == 2 else c.score, **({NAMED: float(g)} if g else {}))
+        for c, g in zip(ranked, groups, strict=True)
     ]
-    order = sorted(range(len(out)), key=lambda i: -tiers[i])  # stable: each group in order
+    order = sorted(range(len(out)), key=lambda i: -groups[i])  # stable: each group in order
     return [out[i] for i in order]
 
 
@@ -281,11 +289,10 @@ class MenuStage:
         if not sel.candidates:
             return sel
         head, tail = sel.candidates[: self.depth], sel.candidates[self.depth :]
-        named = [a for a in sel.subgoal.named_access if a in self.named_connections]
         ranked = named_first(
             self.reranker.rerank(sel.subgoal, head) + [c.with_score(0.0) for c in tail],
             self.cards,
-            named,
+            named_products(sel.subgoal, self.named_connections),
         )
         # the relevance order before cost/latency break near-ties: `tie_break_audit` reads it
         ranked = [c.with_score(c.score, relevance_rank=i) for i, c in enumerate(ranked)]

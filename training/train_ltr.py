@@ -78,6 +78,7 @@ from serving.ranker_features import (
     feature_matrix,
     fit_platt,
 )
+from serving.rerank import named_group, named_products
 from serving.schema import ToolCard, Trace
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
@@ -171,7 +172,7 @@ def replay_groups(
 
     depth = selector.params.rerank_depth
     cards = selector.cards
-    products = selector.named_connections if selector.params.named_connections_first else ()
+    distinctive = selector.named_connections if selector.params.named_connections_first else ()
     feats, labels, sizes, tools, named = [], [], [], [], []
     stats = {"n_without_gold": 0}
     subgoals = [annotate(row["query"]) for row in rows]
@@ -205,12 +206,8 @@ def replay_groups(
         own = history.without(request_events.get(request, ()))
         matrix = feature_matrix(subgoal, scored, cards, own)
         feats.append(matrix[rows_kept])
-        step_products = {a for a in subgoal.named_access if a in products}
-        named.extend(
-            2 if c.scores.get("exact", 0.0) > 0
-            else int(cards[c.tool_id].connection in step_products)
-            for c in kept
-        )
+        products = named_products(subgoal, distinctive)
+        named.extend(named_group(c, cards, products) for c in kept)
         labels.extend(y)
         sizes.append(len(kept))
         tools.append(row["tool_id"])
