@@ -273,14 +273,13 @@ def named_first_evidence(ranker: Ranker, valid: Groups) -> dict[str, float]:
     """What putting the tools of a product the step names first does to `ranker`'s order
     on the valid groups (the menu does it: `serving.rerank.named_first`): its MRR gain
     and the number of groups where a step names a candidate's product."""
-    if valid.named is None:
+    if valid.named is None or not valid.sizes:
         return {}
+    exact_only = replace(valid, named=np.where(valid.named == 2, 2.0, 0.0))
+    gain = reciprocal_ranks(ranker, valid).mean() - reciprocal_ranks(ranker, exact_only).mean()
     named = split_scores(valid.named == 1, valid.sizes)
-    gain = reciprocal_ranks(ranker, valid).mean() - reciprocal_ranks(
-        ranker, replace(valid, named=np.where(valid.named == 2, 2.0, 0.0))
-    ).mean()
     return {
-        "named_product_mrr_gain": float(gain) if valid.sizes else 0.0,
+        "named_product_mrr_gain": float(gain),
         "n_named_product_groups": float(sum(bool(n.any()) for n in named)),
     }
 

@@ -166,5 +166,6 @@ def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None 
         policy=base.policy,
         encoder=encoder,
         bm25=BM25Retriever.load(base.bundle.bm25_path),
+        named_connections=base.named_connections,
     )
     return cache.wrap(swapped, encoder=encoder)
