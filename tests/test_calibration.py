@@ -17,9 +17,11 @@ from training.train_ltr import (
     choose_train_set,
     concat_groups,
     menu_cut_table,
+    more_data_pays,
     named_first_evidence,
     order_comparison,
     reciprocal_ranks,
+    trained_on_label,
     unseen_tools,
 )
 
@@ -92,8 +94,9 @@ def test_order_comparison_and_the_unseen_tool_slice_by_hand() -> None:
     x[:, col["rank_dense"]] = [1, 0, 1, 0]  # dense order: wrong in group 1, right in 2
     valid = Groups(x, np.array([1, 0, 0, 1]), [2, 2], {}, ("a", "b"))
     train = Groups(np.zeros((0, len(FEATURE_NAMES))), np.zeros(0), [], {}, ("a",))
-    unseen = unseen_tools(train, valid)
+    unseen = unseen_tools([train], valid)
     assert unseen == [False, True]
+    assert unseen_tools([train, replace(train, tools=("b",))], valid) == [False, False]
     out = order_comparison({"ltr": Ranker(_Column(), ("score_dense",))}, valid, unseen=unseen)
     # ranker: the positive first in both; dense: second in group 1, first in group 2
     assert out["ltr_mrr"] == 1.0 and out["dense_mrr"] == pytest.approx((0.5 + 1) / 2)
@@ -127,6 +130,21 @@ def test_stack_groups_are_kept_only_when_they_order_the_valid_groups_better():
     )
     assert choose_train_set(np.array([1.0, 0.5]), np.array([0.5, 1.0]))[0] == ""  # a tie
     assert choose_train_set(np.array([1.0]), np.array([]))[0] == ""
+
+
+def test_more_groups_are_kept_only_when_they_order_the_valid_groups_better():
+    assert more_data_pays(np.array([0.5, 0.5]), np.array([1.0, 0.5])) == (
+        True, {"more_mrr_gain": 0.25}
+    )
+    assert not more_data_pays(np.array([1.0, 0.5]), np.array([0.5, 1.0]))[0]  # a tie
+    assert not more_data_pays(np.array([1.0]), np.array([]))[0]
+
+
+def test_trained_on_names_the_groups_of_a_fitted_ranker():
+    assert trained_on_label("ltr_without_logit") == "train"
+    assert trained_on_label("ltr_stacked_with_logit") == "train+stack"
+    assert trained_on_label("ltr_more_without_logit") == "train+more"
+    assert trained_on_label("ltr_stacked_more_without_logit") == "train+stack+more"
 
 
 def test_concat_groups_keeps_rows_sizes_and_tools_in_order():

@@ -112,6 +112,7 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     params.write_text(text.replace("  min_child_samples: 20", "  min_child_samples: 1")
                       .replace("  n_estimators: 200 ", "  n_estimators: 20 ")
                       .replace("  n_valid_groups: 200 ", "  n_valid_groups: 2 ")
+                      .replace("  n_stack_groups: 400", "  n_stack_groups: 3")
                       .replace("  valid_share: 0.15 ", "  valid_share: 0.5 "))
     train = tmp_path / "train"
     mine.main([str(params), str(fixture_catalog), str(TRACES), str(fixture_bundle), str(train),
@@ -131,7 +132,7 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     # the stack groups (valid queries after the validation ones) train a second ranker,
     # kept when it orders the valid groups better
     assert metrics["n_stack_groups"] > 0
-    stacked = metrics["trained_on"] == "train+stack"
+    stacked = metrics["trained_on"].startswith("train+stack")
     stack_gain = metrics["valid_ltr_stacked_without_logit_mrr"] - metrics[
         "valid_ltr_without_logit_mrr"]
     assert metrics["valid_stack_mrr_gain"] == pytest.approx(stack_gain, abs=1e-3)
@@ -139,11 +140,22 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     # auto: both rankers fit, the logit kept only where it paid on the valid groups
     chosen = metrics["features"]
     on = "stacked_" if stacked else ""
-    assert metrics["valid_ltr_mrr"] == metrics[f"valid_ltr_{on}{chosen}_mrr"]
     gain = metrics[f"valid_ltr_{on}with_logit_mrr"] - metrics[f"valid_ltr_{on}without_logit_mrr"]
     assert metrics["valid_logit_mrr_gain"] == pytest.approx(gain, abs=1e-3)
     paid = gain >= 0.01 and metrics["valid_logit_gain_p05"] > 0
     assert chosen == ("with_logit" if paid else "without_logit")
+    # the queries after the stack ones replay without the cross-encoder, only for a ranker
+    # that does not read its logit, which is refit with them and kept when that pays
+    if chosen == "without_logit":
+        assert metrics["n_more_groups"] > 0
+        more_gain = metrics[f"valid_ltr_{on}more_without_logit_mrr"] - metrics[
+            f"valid_ltr_{on}without_logit_mrr"]
+        assert metrics["valid_more_mrr_gain"] == pytest.approx(more_gain, abs=1e-3)
+        on += "more_" if metrics["valid_more_mrr_gain"] > 0 else ""
+    else:
+        assert metrics["n_more_groups"] == 0
+    assert metrics["trained_on"].endswith("+more") == ("more_" in on)
+    assert metrics["valid_ltr_mrr"] == metrics[f"valid_ltr_{on}{chosen}_mrr"]
     names = json.loads((ltr / "features.json").read_text())
     assert names == list(FEATURE_NAMES if chosen == "with_logit" else WITHOUT_LOGIT)
     assert sum(metrics["importance_gain_share"].values()) == pytest.approx(1.0, abs=1e-3)
@@ -248,6 +260,41 @@ def test_list_features_by_hand(cards):
     # the list's order does not matter
     again = feature_matrix(subgoal, [c, b, a], cards, history)
     assert again[2].tolist() == list(rows["github.list_commits"].values())
+
+
+class _ReversingScorer:
+    """Logits that put the list's last candidate first: a cross-encoder that reorders."""
+
+    def score(self, pairs):
+        return [float(i) for i in range(len(pairs))]
+
+
+def test_features_but_the_logit_do_not_depend_on_the_reranker(cards):
+    # train_ltr replays its more groups through the fused order instead of the
+    # cross-encoder: a ranker without the logit must see the same rows either way
+    from serving.rerank import CrossEncoderReranker, FusedOrderReranker
+
+    subgoal = Subgoal("list commits")
+    found = [
+        Candidate("github.list_commits", 0.0, {"score_dense": 0.8, "fused": 0.03,
+                                               "rank_dense": 1.0}),
+        Candidate("github.search_code", 0.0, {"score_dense": 0.5, "fused": 0.02,
+                                              "rank_dense": 2.0, "rank_bm25": 1.0}),
+        Candidate("slack.post_message", 0.0, {"fused": 0.01, "rank_bm25": 2.0}),
+    ]
+    by_reranker = []
+    for reranker in (CrossEncoderReranker(_ReversingScorer(), cards),
+                     FusedOrderReranker(n_sources=3)):
+        scored = reranker.rerank(subgoal, found)
+        matrix = feature_matrix(subgoal, scored, cards, History())
+        by_reranker.append({c.tool_id: row for c, row in zip(scored, matrix, strict=True)})
+    through_cross_encoder, through_fused = by_reranker
+    assert list(through_cross_encoder) != list(through_fused)  # the orders differ
+    logit = FEATURE_NAMES.index("cross_encoder")
+    for tool_id, row in through_fused.items():
+        assert row[logit] == 0.0
+        assert np.delete(row, logit).tolist() == np.delete(
+            through_cross_encoder[tool_id], logit).tolist()
 
 
 def test_history_from_traces_keys_events_by_the_request_id_mining_gives_them():
