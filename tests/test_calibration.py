@@ -16,6 +16,7 @@ from training.train_ltr import (
     choose_menu_cut,
     choose_train_set,
     concat_groups,
+    draw_weights,
     menu_cut_table,
     more_data_pays,
     named_first_evidence,
@@ -138,6 +139,14 @@ def test_more_groups_are_kept_only_when_they_order_the_valid_groups_better():
     )
     assert not more_data_pays(np.array([1.0, 0.5]), np.array([0.5, 1.0]))[0]  # a tie
     assert not more_data_pays(np.array([1.0]), np.array([]))[0]
+
+
+def test_the_exploration_draw_weighs_as_much_as_the_held_out_groups():
+    # 2 draw groups, 3 held out: each draw group weighs 3 / 2, the draw 3 in all
+    assert draw_weights(5, 2).tolist() == [1.5, 1.5, 1.0, 1.0, 1.0]
+    # fewer held out than drawn, or none: nothing weighs less than 1
+    assert draw_weights(3, 2).tolist() == [1.0, 1.0, 1.0]
+    assert draw_weights(3, 3).tolist() == [1.0, 1.0, 1.0]
 
 
 def test_trained_on_names_the_groups_of_a_fitted_ranker():
