@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,6 +148,16 @@ def test_the_exploration_draw_weighs_as_much_as_the_held_out_groups():
     # fewer held out than drawn, or none: nothing weighs less than 1
     assert draw_weights(3, 2).tolist() == [1.0, 1.0, 1.0]
     assert draw_weights(3, 3).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_a_negative_group_count_is_refused_by_name():
+    from training.core.params import load_params
+    from training.train_ltr import SECTION, Params
+
+    root = Path(__file__).resolve().parents[1]
+    good = load_params(root / "params.yaml", SECTION, Params)
+    with pytest.raises(ValueError, match="n_more_groups -1 is below 0"):
+        replace(good, n_more_groups=-1)
 
 
 def test_trained_on_names_the_groups_of_a_fitted_ranker():

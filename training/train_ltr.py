@@ -128,6 +128,9 @@ class Params:
     n_more_groups: int = 0
 
     def __post_init__(self) -> None:
+        for name in ("n_groups", "n_valid_groups", "n_stack_groups", "n_more_groups"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"train_ltr: {name} {getattr(self, name)} is below 0")
         if self.cross_encoder_feature not in FEATURE_CHOICES:
             raise ValueError(
                 f"train_ltr: cross_encoder_feature {self.cross_encoder_feature!r} is not "
@@ -549,8 +552,7 @@ def train_ltr(
         from serving.rerank import FusedOrderReranker
 
         # the runtime of a ranker without the logit replays them the same way
-        built["more"] = replay("more", reranker=FusedOrderReranker(
-            n_sources=3, rrf_k=selector.params.rrf_k))
+        built["more"] = replay("more", reranker=FusedOrderReranker(rrf_k=selector.params.rrf_k))
         if built["more"].sizes:
             t_fit = time.perf_counter()
             fitted[f"ltr_{prefix}{MORE}{chosen}"] = fit_ranker(
