@@ -16,6 +16,7 @@ Layout (format version 1), every file hashed in `manifest.json`:
     bm25/                    the bm25s index over `ToolCard.index_text()` tokens
     capabilities.json        operation -> row ids, entity -> row ids
     runtime.json             the runtime params the bundle was measured with
+    menus.json               optional: the menu bars and the no-tool model (`tune_menus`)
 A bundle's version id is content-addressed: the hash of the whole manifest (file hashes,
 params, models, metrics, git rev, created_at, ...) but its own `bundle_version` and
 `signature`, so changing anything that changes behaviour or provenance changes the id and
@@ -68,6 +69,7 @@ LTR_MODEL, LTR_FEATURES = "model.txt", "features.json"
 BM25_DIR = "bm25"
 CAPABILITIES = "capabilities.json"
 RUNTIME = "runtime.json"
+MENUS = "menus.json"  # serving.menu_policy.MENU_POLICY_FILE: the bars and the no-tool model
 
 
 class BundleError(RuntimeError):
@@ -452,6 +454,20 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
     except (KeyError, TypeError, ValueError) as err:
         raise BundleError(f"{calibration}: not a calibration ({err})") from None
     return model, History.load(root / HISTORY_FILE), columns, calib
+
+
+def load_menu_policy(bundle: Bundle) -> Any:
+    """The bundle's `serving.menu_policy.MenuPolicy` (no bars, no no-tool model for a
+    bundle without `menus.json`); a malformed file is a `BundleError` naming it."""
+    from serving.menu_policy import MenuPolicy
+
+    path = bundle.root / MENUS
+    if not path.is_file():
+        return MenuPolicy()
+    try:
+        return MenuPolicy.from_dict(_read_json(path))
+    except ValueError as err:
+        raise BundleError(f"{path}: {err}") from None
 
 
 def git_rev(cwd: str | Path = ".") -> str:

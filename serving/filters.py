@@ -29,6 +29,9 @@ class HardFilter:
     cards: Mapping[str, ToolCard]
     context: SessionContext
     policy: RiskPolicy = field(default_factory=RiskPolicy)
+    # False: leave the session's access predicates out (the lookup that names what a
+    # session lacks, `serving.missing_access`, asks what would fit with every connection)
+    check_access: bool = True
 
     def reason(self, card: ToolCard, sel: Selection) -> str | None:
         if card.tool_id in self.policy.denylist:
@@ -37,7 +40,7 @@ class HardFilter:
             return "filter:risk_ceiling"
         if self.policy.decide(card).decision == Decision.DENY:
             return "filter:policy_deny"
-        problem = access_problem(card, self.context)
+        problem = access_problem(card, self.context) if self.check_access else None
         if problem:
             return problem
         # the intent filter removes only what it is sure of: a risk an importer guessed from

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from serving.logistic import fit_logistic
 from serving.schema import ToolCard
 from serving.selection import Candidate, Subgoal
 
@@ -270,36 +271,13 @@ class Calibration:
 
 
 def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 100) -> Calibration:
-    """Logistic regression of the labels on the scores (a, b) by damped Newton steps, with a
-    ridge on the standardised slope: held-out groups a good ranker separates completely
-    still give a finite, usable slope instead of a step function."""
-    z = np.asarray(z, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if z.size == 0 or y.min() == y.max():
+    """Logistic regression of the labels on the scores (a, b) (`serving.logistic`): held-out
+    groups a good ranker separates completely still give a finite, usable slope instead of
+    a step function."""
+    fit = fit_logistic(np.asarray(z, dtype=np.float64), y, l2=l2, steps=steps)
+    if fit is None:
         return Calibration()
-    mu, sd = float(z.mean()), float(z.std()) or 1.0
-    x = np.stack([(z - mu) / sd, np.ones_like(z)], axis=1)
-    ridge = np.diag([l2, 1e-6])
-
-    def loss(w: np.ndarray) -> float:
-        t = x @ w
-        return float(np.sum(np.logaddexp(0.0, t) - y * t) + 0.5 * w @ ridge @ w)
-
-    w = np.zeros(2)
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -500.0, 500.0)))
-        grad = x.T @ (p - y) + ridge @ w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge
-        step = np.linalg.solve(hess, grad)
-        t, before = 1.0, loss(w)
-        while loss(w - t * step) > before and t > 1e-6:
-            t /= 2
-        w = w - t * step
-        if np.abs(t * step).max() < 1e-10:
-            break
-    # back to raw scores: sigmoid(w0 * (z - mu) / sd + w1) = sigmoid(a * z + b)
-    a = float(w[0] / sd)
-    return Calibration(a, float(w[1] - a * mu))
+    return Calibration(float(fit.weights[0]), fit.bias)
 
 
 def exploration_bonus(uses: float, *, rate: float, cap: float) -> float:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from serving.encoder import Scorer
+from serving.menu_policy import MenuBars, cut_menu
 from serving.ranker_features import (
     MISSING_RANK,
     Calibration,
@@ -269,17 +270,14 @@ def _cheapest_first(run: list[Candidate], cards: Mapping[str, ToolCard]) -> list
 
 
 @dataclass(frozen=True)
-class MenuStage:
-    """Rerank the filtered candidates and keep the top `size` by relevance as the menu.
-
-    Candidates below `min_relevance` leave too; an empty menu is the runtime abstaining
-    (no suitable tool) rather than offering a wrong one."""
+class RerankStage:
+    """Stage `rerank`: the first `depth` filtered candidates (fused order) scored by the
+    reranker, the rest after them at relevance 0, the tools the step names first
+    (`named_first`). Keeps every candidate, each with its `relevance_rank`: the menu's cut
+    is `CutStage`'s, so what the bars and the no-tool decision see is the whole list."""
 
     reranker: Reranker
     cards: Mapping[str, ToolCard]
-    size: int = 8
-    tie_margin: float = 0.005
-    min_relevance: float = 0.0
     depth: int = 40  # only the first `depth` (fused order) are reranked: the model's cost
     # connections whose names are distinctive (`DecomposerVocabulary.distinctive`): their
     # tools lead the menu of a step that names them (`named_first`); empty = off
@@ -296,15 +294,48 @@ class MenuStage:
         )
         # the relevance order before cost/latency break near-ties: `tie_break_audit` reads it
         ranked = [c.with_score(c.score, relevance_rank=i) for i, c in enumerate(ranked)]
-        weak = tuple(
-            (c.tool_id, "rerank:below_min_relevance")
-            for c in ranked
-            if c.score < self.min_relevance
-        )
-        ranked = [c for c in ranked if c.score >= self.min_relevance]
-        # relevance alone decides who is on the menu; cost and latency only reorder near-ties
-        # inside it, so they can never push a tool across the cut
-        kept, cut = ranked[: self.size], ranked[self.size :]
+        return replace(sel, candidates=tuple(ranked))
+
+
+ABSTAIN_REASON = "rerank:abstain"
+
+
+@dataclass(frozen=True)
+class CutStage:
+    """Stage `menu`: the reranked list cut to the menu by `serving.menu_policy.cut_menu`
+    (relevance alone decides who stays), near-ties then ordered by cost and latency inside
+    it, so they can never push a tool across the cut. `abstain`: the no-tool decision said
+    no, and every candidate leaves (`rerank:abstain`)."""
+
+    cards: Mapping[str, ToolCard]
+    bars: MenuBars = field(default_factory=MenuBars)
+    size: int = 8
+    tie_margin: float = 0.005
+    abstain: bool = False
+
+    def __call__(self, sel: Selection) -> Selection:
+        if self.abstain:
+            gone = tuple((c.tool_id, ABSTAIN_REASON) for c in sel.candidates)
+            return replace(sel, candidates=(), dropped=tuple(sel.dropped) + gone)
+        kept, cut = cut_menu(sel.candidates, self.cards, self.bars, size=self.size)
         kept = break_ties(kept, self.cards, margin=self.tie_margin)
-        dropped = tuple(sel.dropped) + tuple((c.tool_id, "rerank:below_menu") for c in cut) + weak
-        return replace(sel, candidates=tuple(kept), dropped=dropped)
+        return replace(sel, candidates=tuple(kept), dropped=tuple(sel.dropped) + tuple(cut))
+
+
+@dataclass(frozen=True)
+class MenuStage:
+    """`RerankStage` then `CutStage` with one bar for every tool (`min_relevance`): the
+    menu of a step when no no-tool decision is asked for."""
+
+    reranker: Reranker
+    cards: Mapping[str, ToolCard]
+    size: int = 8
+    tie_margin: float = 0.005
+    min_relevance: float = 0.0
+    depth: int = 40
+    named_connections: Collection[str] = frozenset()
+
+    def __call__(self, sel: Selection) -> Selection:
+        ranked = RerankStage(self.reranker, self.cards, self.depth, self.named_connections)(sel)
+        bars = MenuBars(self.min_relevance, self.min_relevance)
+        return CutStage(self.cards, bars, self.size, self.tie_margin)(ranked)

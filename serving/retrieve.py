@@ -281,6 +281,7 @@ def rrf_fuse(
 # --- the retrieve and fuse stages ------------------------------------------------------
 
 SOURCES = ("dense", "bm25", "capability")  # the retrievers, in fusion order
+RAW_SCORES = ("score_dense", "score_bm25")  # retriever scores a candidate carries past fusion
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,9 +317,11 @@ class RetrieveStage:
         for source, hits in rankings.items():
             for rank, (row, _score) in enumerate(hits, start=1):
                 ranks.setdefault(row, {})[f"rank_{source}"] = float(rank)
-        # the dense cosine itself too: how close a tool is, not only its place in the list
-        for row, score in rankings["dense"]:
-            ranks[row]["score_dense"] = float(score)
+        # the dense cosine and the BM25 score too: how close a tool is, not only its place
+        # in a list (the no-tool decision reads both, `serving.abstain`)
+        for source in ("dense", "bm25"):
+            for row, score in rankings[source]:
+                ranks[row][f"score_{source}"] = float(score)
         found = tuple(Candidate(self.ids[row], 0.0, r) for row, r in ranks.items())
         return replace(sel, candidates=found)
 
@@ -342,8 +345,8 @@ class FuseStage:
         rankings = self.rankings(sel.candidates)
         exact = list(dict.fromkeys([*self.exact.match(sel.subgoal.text), *self.extra_exact]))
         fused = rrf_fuse(rankings, k=self.k, n=self.n, force=exact)
-        dense = {c.tool_id: c.scores["score_dense"] for c in sel.candidates
-                 if "score_dense" in c.scores}
+        raw = {c.tool_id: {k: v for k, v in c.scores.items() if k in RAW_SCORES}
+               for c in sel.candidates}
         candidates = tuple(
             Candidate(
                 self.ids[row],
@@ -352,7 +355,7 @@ class FuseStage:
                     "fused": score,
                     **ranks,
                     "exact": float(row in exact),
-                    **({"score_dense": dense[self.ids[row]]} if self.ids[row] in dense else {}),
+                    **raw.get(self.ids[row], {}),
                 },
             )
             for row, score, ranks in fused

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from serving.abstain import Abstention, step_signals
 from serving.ann import ApproximateDense
 from serving.bundle import (
     RERANKER_DIR,
@@ -25,6 +26,7 @@ from serving.bundle import (
     Bundle,
     BundleError,
     DeferredFiles,
+    load_menu_policy,
     load_ranker,
     open_bundle,
     read_bundle,
@@ -44,17 +46,21 @@ from serving.disclose import Disclosure, disclose_discovery, disclose_selection
 from serving.encoder import Encoder, PairScorer, Scorer, TextEncoder
 from serving.filters import HardFilter
 from serving.gate import ActiveSet, SearchTools
+from serving.menu_policy import MenuBars, MenuPolicy, is_exact
+from serving.missing_access import MissingAccess, missing_access, unconnected_products
 from serving.observe import ObservationStore, follow_ups
 from serving.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
 from serving.policy import PolicyDecision, RiskPolicy
 from serving.ranker_features import FEATURE_NAMES
 from serving.rerank import (
     CrossEncoderReranker,
+    CutStage,
     DenseOrderReranker,
     FusedOrderReranker,
     LearnedReranker,
-    MenuStage,
     Reranker,
+    RerankStage,
+    named_products,
 )
 from serving.retrieve import (
     AccessIndex,
@@ -89,6 +95,13 @@ class StepResult:
     selection: Disclosure
     decisions: Mapping[str, PolicyDecision]
     timings_ms: Mapping[str, float]
+    # the reranker's first `menu_size` above the ranker's own calibrated floor, before the
+    # menu's bars and the no-tool decision: the request-level order reads these, so a
+    # menu sized by relevance leaves that order as it was
+    shortlist: tuple[Candidate, ...] = ()
+    signals: tuple[float, ...] = ()  # `serving.abstain.step_signals`, SIGNAL_NAMES order
+    abstention: Abstention | None = None  # why the menu is empty, when it is
+    missing: tuple[MissingAccess, ...] = ()  # what the session lacks for better tools
 
     @property
     def menu_ids(self) -> list[str]:
@@ -96,7 +109,7 @@ class StepResult:
 
     @property
     def abstained(self) -> bool:
-        """No tool cleared the bar: report the missing capability instead of a wrong menu."""
+        """No tool in the session fits: the agent answers, asks, or reports `missing`."""
         return not self.menu
 
     @property
@@ -123,6 +136,8 @@ class StepResult:
             "discovery": self.discovery.to_dict(),
             "selection": self.selection.to_dict(),
             "policy": {t: d.to_dict() for t, d in self.decisions.items()},
+            "abstention": None if self.abstention is None else self.abstention.to_dict(),
+            "missing": [m.to_dict() for m in self.missing],
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
         }
 
@@ -164,7 +179,25 @@ class Discovery:
         fused = weighted_rrf([s.final_order() for s in steps], weights, k=self.rrf_k)
         if self.request_order == "rrf":
             return fused
-        return relevance_first([[(c.tool_id, c.score) for c in s.menu] for s in steps], fused)
+        return relevance_first([[(c.tool_id, c.score) for c in s.shortlist] for s in steps], fused)
+
+    @property
+    def abstained(self) -> bool:
+        """Every step abstained: no tool in the session serves any part of the request."""
+        return all(s.abstained for s in self.steps)
+
+    def missing(self) -> list[MissingAccess]:
+        """What the session lacks, over every step (first mention of each), best first."""
+        seen: dict[tuple[str, str], MissingAccess] = {}
+        for step in self.steps:
+            for m in step.missing:
+                seen.setdefault((m.kind, m.name), m)
+        return sorted(seen.values(), key=lambda m: -m.relevance)
+
+    def menu_ranked(self) -> list[str]:
+        """`ranked` restricted to the tools on some step's menu: what a search offers."""
+        on_menu = {t for s in self.steps for t in s.menu_ids}
+        return [t for t in self.ranked() if t in on_menu]
 
     def trace_record(
         self,
@@ -215,6 +248,8 @@ class Discovery:
             "request_step": None if self.request_step is None else self.request_step.to_dict(),
             "ranked": self.ranked()[:DEFAULT_RANKED],
             "menu_tokens": self.menu_tokens,
+            "abstained": self.abstained,
+            "missing": [m.to_dict() for m in self.missing()],
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "warnings": list(self.warnings),
         }
@@ -277,9 +312,11 @@ class Selector:
         encoder: TextEncoder,
         bm25: BM25Retriever,
         named_connections: frozenset[str] | None = None,
+        menu_policy: MenuPolicy | None = None,
     ) -> None:
         """`named_connections`: the catalog's distinctive connection names
-        (`DecomposerVocabulary.distinctive`; computed from the cards when None)."""
+        (`DecomposerVocabulary.distinctive`; computed from the cards when None);
+        `menu_policy`: the bars and the no-tool model (the bundle's `menus.json`)."""
         self.bundle = bundle
         self.params = params
         self.decomposer = decomposer
@@ -297,6 +334,7 @@ class Selector:
         if named_connections is None:
             named_connections = DecomposerVocabulary.from_cards(bundle.cards).distinctive
         self.named_connections = named_connections
+        self.menu_policy = (menu_policy or MenuPolicy()) if params.menu_policy else MenuPolicy()
         self._router = (
             DomainRouter.build([c.domain for c in bundle.cards], bundle.embeddings)
             if params.routing == "domain"
@@ -365,6 +403,7 @@ class Selector:
             encoder=encoder or cls._make_encoder(bundle.weights, params),
             bm25=bm25 or BM25Retriever.load(bundle.bm25_path),
             named_connections=vocab.distinctive,
+            menu_policy=load_menu_policy(bundle),
         )
 
     @staticmethod
@@ -462,12 +501,18 @@ class Selector:
         )
 
     @property
-    def menu_threshold(self) -> float:
-        """The relevance below which a tool leaves the menu: `min_relevance`, raised to the
-        ranker's calibrated cut when `calibrated_menus` is on."""
+    def ranking_floor(self) -> float:
+        """The relevance below which a tool leaves the shortlist (`StepResult.shortlist`):
+        `min_relevance`, raised to the ranker's calibrated cut when `calibrated_menus`."""
         if self.params.calibrated_menus and isinstance(self.reranker, LearnedReranker):
             return max(self.params.min_relevance, self.reranker.calibration.min_relevance)
         return self.params.min_relevance
+
+    @property
+    def menu_bars(self) -> MenuBars:
+        """The bars of the menu policy, never below `ranking_floor`."""
+        floor, bars = self.ranking_floor, self.menu_policy.bars
+        return MenuBars(max(floor, bars.read), max(floor, bars.write), bars.relative)
 
     # --- public API -------------------------------------------------------------
 
@@ -703,16 +748,31 @@ class Selector:
         retrieved = sel.candidates
         sel = run_stages(sel, [("filter", HardFilter(self.cards, ctx, self.policy))])
         filtered = sel.candidates
-        menu = MenuStage(
+        rerank = RerankStage(
             self.reranker,
             self.cards,
-            size=p.menu_size,
-            tie_margin=p.tie_margin,
-            min_relevance=self.menu_threshold,
             depth=depth,
             named_connections=self.named_connections if p.named_connections_first else (),
         )
-        sel = run_stages(sel, [("rerank", menu)])
+        sel = run_stages(sel, [("rerank", rerank)])
+        ranked = sel.candidates
+        floor = self.ranking_floor
+        shortlist = tuple(c for c in ranked if c.score >= floor or is_exact(c))[: p.menu_size]
+        t = time.perf_counter()
+        lacking = unconnected_products(subgoal, self.named_connections, ctx)
+        connected = [a for a in named_products(subgoal, self.named_connections)
+                     if a not in lacking]
+        signals = step_signals(subgoal, ranked, connected)
+        abstention = self.no_tool_decision(ranked, signals, lacking)
+        decide_ms = (time.perf_counter() - t) * 1e3
+        cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
+                       abstain=abstention is not None)
+        sel = run_stages(sel, [("menu", cut)])
+        if abstention is None and not sel.candidates:
+            abstention = Abstention("no tool in this session cleared the relevance bar")
+        t = time.perf_counter()
+        missing = self.missing_access(subgoal, vector, ctx, sel.candidates, lacking, depth)
+        missing_ms = (time.perf_counter() - t) * 1e3
 
         # disclosure renders the menu for the prompt (not a Selection -> Selection stage)
         t = time.perf_counter()
@@ -730,5 +790,64 @@ class Selector:
             selection=selection,
             decisions=decisions,
             # the batch encode is shared by the request's subgoals: its per-subgoal share
-            timings_ms={"encode": shared_ms, **sel.timings_ms, "disclose": disclose_ms},
+            timings_ms={"encode": shared_ms, **sel.timings_ms, "decide": decide_ms,
+                        "missing": missing_ms, "disclose": disclose_ms},
+            shortlist=shortlist,
+            signals=tuple(float(x) for x in signals),
+            abstention=abstention,
+            missing=missing,
         )
+
+    def no_tool_decision(
+        self, ranked: Sequence[Candidate], signals: np.ndarray, lacking: Sequence[str]
+    ) -> Abstention | None:
+        """Why the step abstains, or None: the no-tool model's verdict on its `signals`
+        (`serving.abstain`), when the bundle has one. A step that names a tool exactly
+        never abstains. `lacking`: the products it names that the session lacks (said in
+        the reason; reported as missing whatever the decision, since a product name can
+        also be a common word)."""
+        model = self.menu_policy.no_tool
+        if model is None or not ranked or any(is_exact(c) for c in ranked):
+            return None
+        p_served = model.probability(signals)
+        if p_served >= model.threshold:
+            return None
+        why = "no tool in this session fits this step"
+        if lacking:
+            why += f" (it names {', '.join(lacking)}: not connected)"
+        return Abstention(why, p_served)
+
+    def missing_access(
+        self,
+        subgoal: Subgoal,
+        vector: np.ndarray,
+        ctx: SessionContext,
+        menu: Sequence[Candidate],
+        lacking: Sequence[str],
+        depth: int,
+    ) -> tuple[MissingAccess, ...]:
+        """What the session lacks for tools that fit better than its menu: looked up only
+        when the session restricts access and the step abstained, names a product the
+        session lacks, or its best in-session relevance is below `missing_access_below`
+        (the retrieval and rerank again, on the same vector, with every tool open)."""
+        if not (ctx.restrict_connections or ctx.restrict_scopes):
+            return ()
+        best = max((c.score for c in menu), default=0.0)
+        if menu and not lacking and best >= self.params.missing_access_below:
+            return ()
+        open_mask = np.ones(len(self._ids), dtype=bool)
+        stages: list[tuple[str, Stage]] = [
+            *self._retrieval_stages(vector, open_mask, extra_exact=[]),
+            ("filter", HardFilter(self.cards, ctx, self.policy, check_access=False)),
+            ("rerank", RerankStage(self.reranker, self.cards, depth=depth,
+                                   named_connections=self.named_connections)),
+        ]
+        outside = run_stages(Selection(subgoal), stages).candidates
+        model = self.menu_policy.no_tool
+        if not lacking and model is not None and outside and model.probability(
+            step_signals(subgoal, outside, named_products(subgoal, self.named_connections))
+        ) < model.threshold:
+            return ()  # nothing would serve it with every connection either
+        bars = self.menu_bars
+        fit = [c for c in outside if c.score >= bars.bar(self.cards[c.tool_id])]
+        return missing_access(fit, self.cards, ctx, above=best, named=lacking)

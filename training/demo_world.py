@@ -34,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.demo_world", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("params", help="params.yaml (reads the demo_world section)")
-    parser.add_argument("out_dir", help="directory for catalog.jsonl, traces.jsonl, eval.jsonl")
+    parser.add_argument("out_dir", help="directory for catalog.jsonl, traces.jsonl, eval.jsonl, no_tool.jsonl")
     args = parser.parse_args(argv)
     params = load_params(args.params, SECTION, Params)
     started = time.perf_counter()
@@ -43,8 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_cards = write_jsonl(out / "catalog.jsonl", (c.to_dict() for c in world.cards))
     n_traces = write_jsonl(out / "traces.jsonl", (t.to_dict() for t in world.traces))
     n_queries = write_jsonl(out / "eval.jsonl", (q.to_dict() for q in world.queries))
+    n_no_tool = write_jsonl(out / "no_tool.jsonl", (q.to_dict() for q in world.no_tool))
     print(summarize(world))
-    print(f"demo_world: wrote {n_cards} cards, {n_traces} traces, {n_queries} eval queries to "
+    print(f"demo_world: wrote {n_cards} cards, {n_traces} traces, {n_queries} eval queries, "
+          f"{n_no_tool} no-tool requests to "
           f"{out} in {time.perf_counter() - started:.1f}s (seed {params.seed})")
     return 0
 

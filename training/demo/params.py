@@ -38,6 +38,9 @@ class WorldParams:
     eval_near_dup_share: float  # gold subgoals whose sibling server is deliberately connected
     eval_new_share: float  # eval requests whose first gold is a new tool
     eval_cryptic_share: float  # eval requests whose first gold is a cryptic tool
+    # requests no tool serves, in families unlike the eval's (features.no_tool): the
+    # tune_menus stage fits and thresholds the no-tool decision on them
+    n_no_tool_queries: int
 
     def __post_init__(self) -> None:
         self.check()

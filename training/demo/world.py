@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from serving.schema import LabeledQuery, ToolCard, Trace
+from features.no_tool import PRODUCTS, no_tool_queries, no_tool_texts
 from training.demo.cards import build_cards, build_tools
 from training.demo.params import SLICES, WorldParams
 from training.demo.queries import generate_queries
@@ -22,6 +23,7 @@ class World:
     cards: tuple[ToolCard, ...]
     traces: tuple[Trace, ...]
     queries: tuple[LabeledQuery, ...]
+    no_tool: tuple[LabeledQuery, ...] = ()  # requests no tool serves, for tune_menus
     new_tools: frozenset[str] = frozenset()
     cryptic_tools: frozenset[str] = frozenset()
     # tool id -> same-capability tools on other servers, then cross-domain look-alikes
@@ -41,12 +43,28 @@ def generate_world(params: WorldParams) -> World:
     taken = {t.request for t in traces} | {t.subgoal for t in traces}
     taken |= {ex for c in cards for ex in c.examples}
     queries = generate_queries(org, params, random.Random(f"{params.seed}/eval"), taken)
+    no_tool = generate_no_tool(org, params, random.Random(f"{params.seed}/no_tool"),
+                               taken | {q.query for q in queries})
     return World(
-        cards=cards, traces=traces, queries=queries,
+        cards=cards, traces=traces, queries=queries, no_tool=no_tool,
         new_tools=frozenset(t.tool_id for t in tools if t.new),
         cryptic_tools=frozenset(t.tool_id for t in tools if t.cryptic),
         near_dups=org.near,
     )
+
+
+def generate_no_tool(org: Org, params: WorldParams, rng: random.Random,
+                     taken: set[str]) -> tuple[LabeledQuery, ...]:
+    """Requests no tool of the world serves (`features.no_tool`), each in a session of 6-12
+    connections as the eval's; products the world has are never named as unknown."""
+    have = {t.server.product.lower() for t in org.tools} | {c.lower() for c in org.connections}
+    products = [p for p in PRODUCTS if p.lower() not in have]
+    texts = [(f, t) for f, t in no_tool_texts(params.n_no_tool_queries, rng,
+                                               products=products) if t not in taken]
+    envs = ("prod", "prod", "staging")
+    contexts = [org.context(org.pad([], rng.randint(6, 12), set(), rng), (), rng.choice(envs), rng)
+                for _ in texts]
+    return tuple(no_tool_queries(texts, lambda i: contexts[i], prefix="nt"))
 
 
 # --- summary and CLI ------------------------------------------------------------------------

@@ -1,0 +1,147 @@
+"""The no-tool decision: is there a tool in this session that serves the step?
+
+A step's *signals* are what the runtime already knows once it has reranked: how relevant
+its best tools are, how close the best one is in the fine-tuned embedding space and in
+exact words, whether the three retrievers agree, whether the step names an operation,
+an object or a product of the session. `NoToolModel` is a logistic regression over them
+(`serving.logistic`), fit and thresholded on validation steps by the `tune_menus` stage;
+below its threshold the step abstains ("no tool fits") instead of offering a menu that
+invites the model to improvise. A step that names a tool exactly never abstains.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from serving.logistic import sigmoid
+from serving.selection import Candidate, Subgoal
+
+SIGNAL_NAMES: tuple[str, ...] = (
+    "top_relevance",  # the best calibrated relevance on the reranked list
+    "second_relevance",  # the runner-up's
+    "top_cosine",  # the fine-tuned retriever's best cosine in the session (-1: none)
+    "cosine_gap",  # best minus second-best cosine
+    "top_bm25",  # log(1 + the best BM25 score): exact words shared with a tool
+    "retrievers_agree",  # dense and BM25 put the same tool first
+    "top5_overlap",  # share of dense's top 5 that BM25's top 5 also holds
+    "capability_hits",  # log(1 + tools whose capabilities match the step's operation x object)
+    "has_operation",  # the decomposer read an operation in the step
+    "has_entity",  # ... and an object the catalog knows
+    "names_session_product",  # the step names a product the session is connected to
+)
+
+
+def step_signals(
+    subgoal: Subgoal,
+    ranked: Sequence[Candidate],
+    connected_named: Collection[str] = (),
+) -> np.ndarray:
+    """The step's signals in `SIGNAL_NAMES` order. `ranked`: the reranked candidates
+    (relevance in `score`, retrieval scores and ranks in `scores`), best first;
+    `connected_named`: the products the step names that the session has."""
+    relevance = sorted((c.score for c in ranked), reverse=True) + [0.0, 0.0]
+    cosines = sorted(
+        (c.scores["score_dense"] for c in ranked if "score_dense" in c.scores), reverse=True
+    ) + [-1.0, -1.0]
+    bm25 = max((c.scores.get("score_bm25", 0.0) for c in ranked), default=0.0)
+
+    def top(source: str, n: int) -> list[str]:
+        hits = [c for c in ranked if f"rank_{source}" in c.scores]
+        return [c.tool_id for c in sorted(hits, key=lambda c: c.scores[f"rank_{source}"])[:n]]
+
+    dense5, bm255 = top("dense", 5), top("bm25", 5)
+    return np.array(
+        [
+            relevance[0],
+            relevance[1],
+            cosines[0],
+            cosines[0] - cosines[1] if cosines[1] > -1.0 else 0.0,
+            math.log1p(max(0.0, bm25)),
+            float(bool(dense5) and bool(bm255) and dense5[0] == bm255[0]),
+            len(set(dense5) & set(bm255)) / 5.0,
+            math.log1p(sum(1 for c in ranked if "rank_capability" in c.scores)),
+            float(bool(subgoal.operations)),
+            float(bool(subgoal.entities)),
+            float(bool(connected_named)),
+        ]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Abstention:
+    """Why a step has no menu: `reason` is one line for the user and the agent."""
+
+    reason: str
+    p_served: float | None = None  # the no-tool model's probability, when it decided
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"reason": self.reason}
+        if self.p_served is not None:
+            out["p_served"] = round(self.p_served, 4)
+        return out
+
+
+@dataclass(frozen=True)
+class NoToolModel:
+    """P(some tool in the session serves the step) = sigmoid(weights . signals + bias);
+    below `threshold` the step abstains. `signals`: the names the weights are in the
+    order of (a subset of `SIGNAL_NAMES`)."""
+
+    signals: tuple[str, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+
+    def __post_init__(self) -> None:
+        unknown = [n for n in self.signals if n not in SIGNAL_NAMES]
+        if unknown or len(set(self.signals)) != len(self.signals):
+            raise ValueError(
+                f"no-tool model reads signals {list(self.signals)}; this runtime computes "
+                f"{list(SIGNAL_NAMES)} (unknown or repeated: {unknown})"
+            )
+        if len(self.weights) != len(self.signals):
+            raise ValueError(
+                f"no-tool model: {len(self.weights)} weights for {len(self.signals)} signals"
+            )
+        if not 0.0 <= self.threshold <= 1.0:
+            raise ValueError(f"no-tool model: threshold {self.threshold} is not in [0, 1]")
+
+    @property
+    def columns(self) -> list[int]:
+        return [SIGNAL_NAMES.index(n) for n in self.signals]
+
+    def probability(self, signals: np.ndarray) -> float:
+        """P(served) of one step's `step_signals`."""
+        x = np.asarray(signals, dtype=np.float64)[self.columns]
+        return sigmoid(float(x @ np.asarray(self.weights)) + self.bias)
+
+    def probabilities(self, signals: np.ndarray) -> np.ndarray:
+        """P(served) of a matrix of steps' signals (rows)."""
+        x = np.asarray(signals, dtype=np.float64)[:, self.columns]
+        return 1.0 / (1.0 + np.exp(-(x @ np.asarray(self.weights) + self.bias)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "signals": list(self.signals),
+            "weights": [round(w, 6) for w in self.weights],
+            "bias": round(self.bias, 6),
+            "threshold": round(self.threshold, 6),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NoToolModel:
+        """Raises `ValueError` naming what is missing or malformed."""
+        try:
+            return cls(
+                signals=tuple(str(n) for n in data["signals"]),
+                weights=tuple(float(w) for w in data["weights"]),
+                bias=float(data["bias"]),
+                threshold=float(data["threshold"]),
+            )
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"no-tool model: missing or malformed field ({err})") from None

@@ -1,0 +1,107 @@
+"""Menus sized by relevance: the bars a tool must clear, and the bundle's menu policy.
+
+A menu holds the tools that clear a calibrated bar (a write or destructive tool a higher
+one than a read tool: a write at low relevance is a risk with no benefit) and stay within
+a ratio of the step's best, at most `menu_size` of them, never padded below the bars. A
+tool the step names exactly always stays. The `tune_menus` stage chooses the bars and the
+no-tool model (`serving.abstain`) on validation steps and writes them to `models/menus/`;
+the bundle carries the file as `menus.json`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from serving.abstain import NoToolModel
+from serving.schema import ToolCard
+from serving.selection import Candidate
+
+MENU_POLICY_FILE = "menus.json"
+WRITE_RISKS = frozenset(("write", "destructive"))
+
+
+@dataclass(frozen=True, slots=True)
+class MenuBars:
+    """Calibrated relevance a tool needs to stay on the menu."""
+
+    read: float = 0.0  # a read-only tool below this leaves
+    write: float = 0.0  # a write or destructive tool below this leaves
+    relative: float = 0.0  # a tool below this share of the step's best relevance leaves
+
+    def __post_init__(self) -> None:
+        for name in ("read", "write", "relative"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"menu bars: {name} {value} is not in [0, 1]")
+
+    def bar(self, card: ToolCard) -> float:
+        return self.write if card.risk in WRITE_RISKS else self.read
+
+    def to_dict(self) -> dict[str, float]:
+        return {"read": self.read, "write": self.write, "relative": self.relative}
+
+
+def is_exact(c: Candidate) -> bool:
+    """The step names this tool exactly (set by the fuse stage)."""
+    return c.scores.get("exact", 0.0) > 0
+
+
+def cut_menu(
+    ranked: Sequence[Candidate], cards: Mapping[str, ToolCard], bars: MenuBars, *, size: int
+) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """The menu (at most `size`, in `ranked`'s order) and every other candidate with its
+    reason, in `ranked`'s order: `rerank:below_bar` (its risk's bar), `rerank:below_relative`
+    (under `bars.relative` of the best), `rerank:below_menu` (past `size`)."""
+    best = max((c.score for c in ranked), default=0.0)
+    kept: list[Candidate] = []
+    reasons: dict[str, str] = {}
+    for c in ranked:
+        if is_exact(c):
+            pass
+        elif c.score < bars.bar(cards[c.tool_id]):
+            reasons[c.tool_id] = "rerank:below_bar"
+            continue
+        elif c.score < bars.relative * best:
+            reasons[c.tool_id] = "rerank:below_relative"
+            continue
+        if len(kept) < size:
+            kept.append(c)
+        else:
+            reasons[c.tool_id] = "rerank:below_menu"
+    return kept, [(c.tool_id, reasons[c.tool_id]) for c in ranked if c.tool_id in reasons]
+
+
+@dataclass(frozen=True)
+class MenuPolicy:
+    """The bars and the no-tool model a bundle's menus run with (defaults: no bars, never
+    abstain: bundles from before them)."""
+
+    bars: MenuBars = field(default_factory=MenuBars)
+    no_tool: NoToolModel | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bars": self.bars.to_dict(),
+            "no_tool": None if self.no_tool is None else self.no_tool.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MenuPolicy:
+        """Raises `ValueError` naming what is wrong."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("bars"), Mapping):
+            raise ValueError("menu policy: expected an object with a 'bars' object")
+        try:
+            bars = MenuBars(**{k: float(v) for k, v in data["bars"].items()})
+        except TypeError as err:
+            raise ValueError(f"menu policy: bars: {err}") from None
+        raw = data.get("no_tool")
+        if raw is not None and not isinstance(raw, Mapping):
+            raise ValueError("menu policy: no_tool: expected an object or null")
+        return cls(bars, None if raw is None else NoToolModel.from_dict(raw))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
