@@ -66,7 +66,8 @@ bench: $(STAMP)
 # side -> traces, eval side -> labeled queries; SPLIT=category keeps whole categories out of
 # training), then the same stage modules as dvc.yaml with every path under data/$(NAME),
 # models/$(NAME), bundles/$(NAME)*, metrics/$(NAME), plots/$(NAME) and reports/eval_$(NAME).md:
-# catalog gate, stock bundle, mining, the three trainers, export, evaluation with the
+# catalog gate, stock bundle, mining, the three trainers, the menu bars and no-tool model
+# (tune_menus), export, evaluation with the
 # variants of EVAL_VARIANTS, and the request-level orders on the validation requests
 # (training.checks.request_order_check: where `runtime.request_order` is chosen). Not part
 # of `make demo` (StableToolBench: 16 min measured on 2 cores with nothing else running).
@@ -80,7 +81,8 @@ STB_DIR = ../shared/benchmarks/stabletoolbench
 # beside the default pipeline (each variant is one more pass over the eval half): the dense
 # order alone, the cross-encoder (with its dense prior) instead of the ranker, the subgoals
 # without the whole-request list, the request-level RRF order, menus that ignore a product
-# the step names, the encoders through torch instead of ONNX, and the stock bundle. More
+# the step names, menus without the bars and the no-tool decision (menu_policy_off), the
+# encoders through torch instead of ONNX, and the stock bundle. More
 # on the command line, e.g.
 # EVAL_VARIANTS="--variant fused_order=reranker:fused
 # --variant int8_retriever=runtime:retriever_weights=int8"
@@ -90,6 +92,7 @@ EVAL_VARIANTS = \
 	--variant subgoals_only=runtime:request_weight=0 \
 	--variant rrf_order=runtime:request_order=rrf \
 	--variant named_products_off=runtime:named_connections_first=false \
+	--variant menu_policy_off=runtime:menu_policy=false \
 	--variant torch_encoders=runtime:encoder_backend=torch \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category
@@ -111,9 +114,15 @@ bench-real: $(STAMP)
 		data/$(NAME)/traces.jsonl data/$(NAME)/train models/$(NAME)/ltr \
 		metrics/$(NAME)/train_ltr.json \
 		--retriever models/$(NAME)/retriever --reranker models/$(NAME)/reranker
+	$(PY) -m training.tune_menus params.yaml data/$(NAME)/catalog/catalog.jsonl \
+		data/$(NAME)/traces.jsonl data/$(NAME)/no_tool.jsonl data/$(NAME)/train \
+		models/$(NAME)/menus metrics/$(NAME)/tune_menus.json plots/$(NAME)/menus.png \
+		--retriever models/$(NAME)/retriever --reranker models/$(NAME)/reranker \
+		--ltr models/$(NAME)/ltr
 	$(PY) -m training.export params.yaml data/$(NAME)/catalog/catalog.jsonl bundles/$(NAME) \
 		--retriever models/$(NAME)/retriever --reranker models/$(NAME)/reranker \
-		--ltr models/$(NAME)/ltr --metrics metrics/$(NAME)/export.json
+		--ltr models/$(NAME)/ltr --menus models/$(NAME)/menus/menus.json \
+		--metrics metrics/$(NAME)/export.json
 	$(PY) -m training.checks.request_order_check bundles/$(NAME) data/$(NAME)/traces.jsonl \
 		data/$(NAME)/train/pairs.parquet --metrics metrics/$(NAME)/request_order.json
 	$(PY) -m training.evaluate params.yaml data/$(NAME)/eval.jsonl bundles/$(NAME) \

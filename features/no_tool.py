@@ -114,7 +114,7 @@ def no_tool_texts(
             break
         family = names[attempt % len(names)]
         template = rng.choice(FAMILIES[family])
-        text = template.format_map({k: rng.choice(v) for k, v in fills.items()})
+        text = template.format_map({k: rng.choice(v) for k, v in fills.items() if v})
         if text.lower() not in seen:
             seen.add(text.lower())
             out.append((family, text))

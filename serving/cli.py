@@ -184,6 +184,12 @@ def discover(
                 ),
             )
         )
+        if step.abstention is not None:
+            console.print(Text(literal(f"  abstains: {step.abstention.reason}")))
+        for m in step.missing:
+            console.print(Text(literal(f"  missing {m.kind} {m.name}: {m.line()}")))
+        if not step.menu:
+            continue
         table = Table(show_header=True, header_style="bold")
         for col in ("#", "tool", "relevance", "risk", "policy"):
             table.add_column(col, no_wrap=True)
@@ -199,8 +205,11 @@ def discover(
             f"  retrieved {len(step.retrieved)}, filtered out {n_filtered}, menu {len(step.menu)}; "
             f"menu tokens {step.discovery.tokens} + selection details {step.selection.tokens}"
         )
-    if result.request_step is not None:
-        top = result.ranked()[: selector.params.menu_size]
+    if result.abstained:
+        console.print(Text.assemble(("no tool in this session serves the request", "bold"),
+                                    ": answer without one, ask the user, or connect what is missing"))
+    elif result.request_step is not None:
+        top = result.menu_ranked()[: selector.params.menu_size]
         console.print(
             Text.assemble(
                 ("whole request", "bold"),

@@ -144,13 +144,18 @@ class StepSets:
     filtered: tuple[str, ...] = ()
     menu: tuple[str, ...] = ()
     selected: str | None = None
+    # the runtime's whole order when it recorded one (`StepResult.final_order`): the menu,
+    # what the menu's cut left out in the reranker's order, then the rest of filtered
+    order: tuple[str, ...] = ()
 
     @property
     def abstained(self) -> bool:
         return not self.menu
 
     def final_order(self) -> list[str]:
-        """The runtime's order: the menu, then what the rerank cut from the filtered set."""
+        """The runtime's order (`order`), else the menu then the rest of the filtered set."""
+        if self.order:
+            return list(self.order)
         return list(self.menu) + [t for t in self.filtered if t not in self.menu]
 
 

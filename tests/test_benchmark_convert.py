@@ -418,7 +418,9 @@ def test_bad_lines_are_reported_skipped_and_quarantined(tmp_path, caplog):
     assert warnings[: len(expected)] == expected
     assert len(warnings) == len(expected) + 1  # and one summary line
     assert [c["tool_id"] for c in _jsonl(out / "catalog.jsonl")] == ["a.get_x"]
-    kept = [*_jsonl(out / "traces.jsonl"), *_jsonl(out / "eval.jsonl")]
+    # a no-tool request goes to eval or to the train side's no_tool.jsonl, never nowhere
+    benchmark_no_tool = [r for r in _jsonl(out / "no_tool.jsonl") if "benchmark" in r["slices"]]
+    kept = [*_jsonl(out / "traces.jsonl"), *_jsonl(out / "eval.jsonl"), *benchmark_no_tool]
     assert sorted({r.get("request_id") or r.get("query_id") for r in kept}) == ["q1", "q9"]
     metrics = json.loads((tmp_path / "m.json").read_text())
     assert metrics["errors"] == {"catalog": 8, "queries": 8}

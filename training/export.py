@@ -1,12 +1,13 @@
 """DVC stage `export`: build a selection bundle from a catalog and the models given.
 
     python -m training.export PARAMS CATALOG OUT_DIR [--retriever DIR] [--reranker DIR]
-        [--ltr DIR]
+        [--ltr DIR] [--menus FILE]
 
 Without --retriever the packaged all-MiniLM-L6-v2 embeds the cards; without --reranker
 the bundle has no cross-encoder and the runtime ranks by fused order; --ltr adds the
 LightGBM ranker of `train_ltr` (its model, feature names and history table), refused
-when its feature names are not the ones this code computes. Both encoders are also
+when its feature names are not the ones this code computes; --menus adds the menu bars
+and the no-tool model of `tune_menus` (bundle file `menus.json`). Both encoders are also
 written as ONNX (fp32 and int8, `training.core.onnx_export`) for the torch-free runtime.
 """
 
@@ -39,6 +40,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--retriever", help="bi-encoder dir (default: packaged all-MiniLM-L6-v2)")
     parser.add_argument("--reranker", help="cross-encoder dir (default: none)")
     parser.add_argument("--ltr", help="learned ranker dir from train_ltr (default: none)")
+    parser.add_argument("--menus", help="menus.json from tune_menus: the menu bars and the "
+                        "no-tool model (default: none: menus cut at one bar, never abstain)")
     parser.add_argument("--metrics", help="where to write metrics/export.json")
     parser.add_argument(
         "--ledger", help="approval ledger: tools not approved, or changed since, are left out"
@@ -68,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
         reranker_path=Path(args.reranker) if args.reranker else None,
         ltr_path=Path(args.ltr) if args.ltr else None,
+        menus_path=Path(args.menus) if args.menus else None,
         runtime=runtime,
         params=params,
         onnx=True,

@@ -143,7 +143,8 @@ class Gateway:
         discovery = await anyio.to_thread.run_sync(
             selector.discover, query.strip(), self.context
         )
-        found = [t for t in discovery.ranked() if t in self.registry.cards]
+        # the menus' tools only: a tool no step's menu kept is never padding for a search
+        found = [t for t in discovery.menu_ranked() if t in self.registry.cards]
         found = found[: min(self.params.search_limit, self.params.active_set_size)]
         changed = state.activate(found, discovery)
         tools = []
@@ -156,8 +157,18 @@ class Gateway:
             "tokens": sum(t["tokens"] for t in tools),
             "callable": state.active().sorted_ids(),
         }
-        if not found:
-            reply["hint"] = "no tool matched; rephrase the query with an action and an object"
+        missing = discovery.missing()
+        if missing:
+            reply["missing"] = [{**m.to_dict(), "hint": m.line()} for m in missing]
+        if discovery.abstained:
+            reasons = [s.abstention.reason for s in discovery.steps if s.abstention]
+            reply["abstained"] = True
+            reply["reason"] = reasons[0] if reasons else "no tool in this session fits"
+            reply["hint"] = (
+                "ask the user for what is missing" if missing
+                else "answer without a tool, ask the user, or search again naming an action "
+                "and an object"
+            )
         self._trace(discovery.trace_record(outcome="search"))
         return reply, changed
 

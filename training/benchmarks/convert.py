@@ -62,6 +62,7 @@ import argparse
 import hashlib
 import json
 import logging
+import random
 import re
 import sys
 import time
@@ -76,6 +77,7 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from features.no_tool import no_tool_queries, no_tool_texts
 from serving.catalog.derive import derive_capabilities, derive_summary, schema_concepts
 from serving.io import InputError, quarantine_path_for, write_jsonl
 from serving.schema import LabeledQuery, ToolCard, Trace
@@ -89,7 +91,7 @@ from serving.vocab import (
 )
 from training.benchmarks.reading import BenchmarkQuery, BenchmarkTool, read_benchmark
 from training.core.metrics_io import write_metrics
-from training.core.params import ParamsError, load_params
+from training.core.params import ParamsError, load_params, optional
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +133,15 @@ class Params:
     seed: int
     train_share: float  # share of queries (random) or categories (category) that train
     added_at: str  # the one `added_at` of every card (benchmark listings carry no date)
+    # share of the no-tool (empty gold) requests sent to the train side's no_tool.jsonl,
+    # where tune_menus chooses the no-tool threshold on them; the rest are evaluated
+    no_tool_train_share: float = optional(0.5)
+    # requests from features.no_tool's catalog-free families beside them (fit and tune)
+    n_generic_no_tool: int = optional(400)
 
     def __post_init__(self) -> None:
+        if not 0 <= self.no_tool_train_share <= 1 or self.n_generic_no_tool < 0:
+            raise ParamsError(f"{SECTION}: no_tool_train_share in [0, 1], n_generic_no_tool >= 0")
         if not 0 <= self.train_share <= 1:
             raise ParamsError(
                 f"{SECTION}.train_share: expected a number in [0, 1], got {self.train_share!r}"
@@ -315,6 +324,7 @@ def _unit(seed: int, key: str) -> float:
 class QuerySplit:
     train: list[BenchmarkQuery]
     eval: list[BenchmarkQuery]
+    no_tool: list[BenchmarkQuery] = field(default_factory=list)  # train side, empty gold
     train_categories: frozenset[str] = frozenset()  # the category split's train side
     eval_categories: frozenset[str] = frozenset()
 
@@ -325,11 +335,13 @@ def split_queries(
     seed: int,
     train_share: float,
     category_of: Mapping[str, str] | None = None,
+    no_tool_share: float = 0.0,
 ) -> QuerySplit:
     """(train, eval) as the module doc says: by a seeded hash of the query id (`random`), or,
     with `category_of` (benchmark tool id -> category), of the categories (`category`).
     Queries with the same text (after whitespace and case folding) use the smallest id of
-    their group and go together; a group with a no-tool query is evaluated."""
+    their group and go together; a group with a no-tool query is evaluated, or with
+    chance `no_tool_share` (by the same hash) goes to the train side's `no_tool`."""
     groups: dict[str, list[BenchmarkQuery]] = {}
     for q in queries:
         groups.setdefault(_text_key(q.query), []).append(q)
@@ -340,16 +352,21 @@ def split_queries(
         train_categories = frozenset(c for c in categories if _unit(seed, c) < train_share)
         eval_categories = frozenset(categories - train_categories)
     trains: dict[str, bool] = {}
+    no_tool_keys: set[str] = set()
     for key, members in groups.items():
         if any(not q.gold for q in members):
             trains[key] = False
+            if _unit(seed, "no_tool/" + min(q.query_id for q in members)) < no_tool_share:
+                no_tool_keys.add(key)
         elif category_of is None:
             trains[key] = _unit(seed, min(q.query_id for q in members)) < train_share
         else:
             trains[key] = all(category_of[g] in train_categories for q in members for g in q.gold)
     train = [q for q in queries if trains[_text_key(q.query)]]
-    held_out = [q for q in queries if not trains[_text_key(q.query)]]
-    return QuerySplit(train, held_out, train_categories, eval_categories)
+    held_out = [q for q in queries if not trains[_text_key(q.query)]
+                and _text_key(q.query) not in no_tool_keys]
+    no_tool = [q for q in queries if _text_key(q.query) in no_tool_keys]
+    return QuerySplit(train, held_out, no_tool, train_categories, eval_categories)
 
 
 # --- the conversion -------------------------------------------------------------------------
@@ -362,6 +379,7 @@ class Conversion:
     traces: list[Trace]
     eval_queries: list[LabeledQuery]
     metrics: dict[str, Any] = field(default_factory=dict)
+    no_tool: list[LabeledQuery] = field(default_factory=list)  # for tune_menus
 
 
 def convert(
@@ -390,7 +408,14 @@ def convert(
         category_of=(
             {b: domain_of[t] for b, t in id_map.items()} if split == "category" else None
         ),
+        no_tool_share=params.no_tool_train_share,
     )
+    generic = no_tool_texts(params.n_generic_no_tool, random.Random(f"{params.seed}/no_tool"),
+                            capabilities=(), products=())
+    no_tool = [
+        LabeledQuery(q.query_id, q.query, (), slices=("benchmark", "no_tool"))
+        for q in sides.no_tool
+    ] + no_tool_queries(generic, lambda i: None, prefix="generic")
     traces = [
         Trace(
             subgoal=q.query, tool_id=id_map[g], success=True, request_id=q.query_id, request=q.query
@@ -432,6 +457,8 @@ def convert(
         "n_queries": len(queries),
         "n_train_queries": len(sides.train),
         "n_eval_queries": len(eval_queries),
+        "n_no_tool_train": len(sides.no_tool),
+        "n_no_tool_generic": len(no_tool) - len(sides.no_tool),
         "n_traces": len(traces),
         "n_eval_gold": sum(len(q.gold) for q in eval_queries),
         "n_eval_gold_tools": len(eval_gold),
@@ -445,7 +472,7 @@ def convert(
             sorted(Counter(f for q in queries for f in q.ignored).items())
         ),
     }
-    return Conversion(cards, id_map, traces, eval_queries, metrics)
+    return Conversion(cards, id_map, traces, eval_queries, metrics, no_tool)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -456,7 +483,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("params", help=f"params.yaml (reads the `{SECTION}` section)")
     parser.add_argument("bench_dir", help="the benchmark: catalog.jsonl and queries.jsonl")
-    parser.add_argument("out_dir", help="for catalog.jsonl, traces.jsonl, eval.jsonl, id_map.jsonl")
+    parser.add_argument("out_dir", help="for catalog.jsonl, traces.jsonl, eval.jsonl, no_tool.jsonl, id_map.jsonl")
     parser.add_argument("--metrics", help="where to write the counts (metrics/<name>/data.json)")
     parser.add_argument("--split", choices=SPLITS, default="random", help="default: random")
     args = parser.parse_args(argv)
@@ -487,6 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     write_jsonl(out / "traces.jsonl", (t.to_dict() for t in conv.traces))
     write_jsonl(out / "eval.jsonl", (q.to_dict() for q in conv.eval_queries))
+    write_jsonl(out / "no_tool.jsonl", (q.to_dict() for q in conv.no_tool))
     m = {**conv.metrics, "errors": n_bad}
     if args.metrics:
         write_metrics(args.metrics, m)

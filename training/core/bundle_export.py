@@ -43,6 +43,7 @@ def export_bundle(
     reranker_path: Path | None,
     runtime: RuntimeParams,
     ltr_path: Path | None = None,
+    menus_path: Path | None = None,
     params: ExportParams,
     extra_params: dict[str, Any] | None = None,
     onnx: bool = False,
@@ -71,6 +72,14 @@ def export_bundle(
                 "--ltr needs --reranker: this ranker reads the cross-encoder's logit"
             )
         shutil.copytree(ltr_path, out_dir / B.LTR_DIR, ignore=_MODEL_NOISE)
+    if menus_path is not None:
+        from serving.menu_policy import MenuPolicy
+
+        try:  # refuse a policy this runtime would refuse to load
+            policy = MenuPolicy.from_dict(json.loads(menus_path.read_text()))
+        except (ValueError, json.JSONDecodeError) as err:
+            raise ValueError(f"{menus_path}: {err}") from None
+        policy.save(out_dir / B.MENUS)
     if onnx:
         export_bundle_onnx(out_dir)
     encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
@@ -90,6 +99,7 @@ def export_bundle(
             "retriever": str(retriever_path),
             "reranker": str(reranker_path) if reranker_path else None,
             "ltr": str(ltr_path) if ltr_path else None,
+            "menus": str(menus_path) if menus_path else None,
             "embedding_dim": int(vectors.shape[1]),
         },
     )

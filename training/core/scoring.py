@@ -29,6 +29,7 @@ from serving.retrieve import weighted_rrf
 from serving.schema import LabeledQuery
 from serving.selector import Selector, StepResult
 from training.core.baselines import BASELINES, PlainRetrievers, plain_baselines
+from training.core.missing_slice import missing_connection_slice
 from training.core.params import ParamsError
 
 SECTION = "evaluate"
@@ -49,6 +50,8 @@ class EvalParams:
     rrf_k: int = 60
     max_queries: int = 0  # 0 = every query; else a seeded sample of this many
     seed: int = 13
+    # requests replayed with their gold tool's connection removed (`missing_slice`); 0 = none
+    missing_connection_queries: int = 300
 
     def __post_init__(self) -> None:
         for name in ("ks", "menu_ks", "baseline_ks"):
@@ -194,6 +197,7 @@ def step_sets(step: StepResult, choose: Pick) -> M.StepSets:
         filtered=tuple(c.tool_id for c in step.filtered),
         menu=tuple(step.menu_ids),
         selected=choose(step),
+        order=tuple(step.final_order()),
     )
 
 
@@ -318,6 +322,10 @@ def _quality(records: Sequence[QueryRecord], params: EvalParams) -> dict[str, An
             float(np.mean([len(s.menu) for r in records for s in r.steps]))
             if any(r.steps for r in records) else None
         ),
+        "menu_length_p95": (
+            M.percentiles([len(s.menu) for r in records for s in r.steps])["p95"]
+            if any(r.steps for r in records) else None
+        ),
     }
 
 
@@ -422,6 +430,10 @@ def run_evaluation(
         for name in BASELINES
     }
     baselines["pipeline"] = dict(pipeline["request"])
+    if params.missing_connection_queries > 0:
+        pipeline["missing_connection"] = missing_connection_slice(
+            selector, queries, n=params.missing_connection_queries, seed=params.seed
+        )
     out_variants = {}
     for name, variant in (variants or {}).items():
         res = evaluate(variant, queries, pick=pick, progress=progress, desc=name)

@@ -1,0 +1,391 @@
+"""DVC stage `tune_menus`: the no-tool model and the menu bars, chosen on validation steps.
+
+    python -m training.tune_menus PARAMS CATALOG TRACES NO_TOOL TRAIN_DIR OUT_DIR METRICS PLOT
+        --retriever DIR --reranker DIR --ltr DIR
+
+A scratch bundle of the trained models replays, through `Selector.discover`, two kinds of
+held-out request: traced valid-split subgoals (a gold tool each, in the session of their
+trace) and the requests of NO_TOOL that no tool serves (`features.no_tool`; each names
+its family as its first slice). Every step keeps its signals (`serving.abstain`) and its
+shortlist (the reranker's first `menu_size` with their relevance).
+
+Two disjoint halves, so the threshold is judged on phrasing the fit never saw:
+- *fit*: the traced valid subgoals after the ranker's own validation ones (the ranker
+  trained on them as "more groups": in sample, which is fine for a direction), and the
+  no-tool requests of `fit_families`. The no-tool model is a ridge logistic regression of
+  "served" on the signals.
+- *tune*: the ranker's validation subgoals (`train_ltr.n_valid_groups`: out of sample for
+  every model) and the no-tool requests of every other family. The threshold is the
+  highest that abstains on at most `max_false_abstain` of the tune requests with gold;
+  then every (read bar, write bar, relative bar) of the grid is scored on the tune half
+  (`menu_curve`: mean menu length, R_menu, abstain rate), and the bars are the shortest
+  menus whose R_menu stays within `r_menu_tolerance` of no bars (`choose_bars`).
+
+Writes OUT_DIR/menus.json (`serving.menu_policy.MenuPolicy`; `export --menus` packs it),
+OUT_DIR/curve.csv, PLOT (menu length against R_menu over the grid, and the threshold's
+trade-off) and METRICS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import logging
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from serving.abstain import SIGNAL_NAMES, NoToolModel
+from serving.logistic import fit_logistic
+from serving.menu_policy import MenuBars, MenuPolicy, cut_menu
+from serving.schema import LabeledQuery, ToolCard
+from serving.selection import Candidate
+from training.core.params import ParamsError, load_params, optional, read_section
+
+log = logging.getLogger(__name__)
+SECTION = "tune_menus"
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Mirror of the `tune_menus` section of params.yaml."""
+
+    n_fit_queries: int  # traced valid subgoals (after the ranker's validation ones) to fit on
+    fit_families: tuple[str, ...]  # no-tool families the model is fit on; the rest tune it
+    l2: float  # ridge on the standardised weights
+    max_false_abstain: float  # tune requests with gold that may abstain
+    read_bars: tuple[float, ...]
+    write_bars: tuple[float, ...]  # each tried with every read bar at or below it
+    relative_bars: tuple[float, ...]
+    r_menu_tolerance: float  # R_menu the chosen bars may lose against no bars
+    no_tool: bool = optional(True)  # False: bars only, the bundle never abstains
+
+    def __post_init__(self) -> None:
+        grids = (*self.read_bars, *self.write_bars, *self.relative_bars)
+        if not self.read_bars or not self.write_bars or not self.relative_bars:
+            raise ParamsError(f"{SECTION}: read_bars, write_bars, relative_bars must be lists")
+        if any(not 0.0 <= b <= 1.0 for b in grids):
+            raise ParamsError(f"{SECTION}: every bar must be in [0, 1]")
+        if not 0.0 <= self.max_false_abstain < 1.0 or self.r_menu_tolerance < 0 or self.l2 < 0:
+            raise ParamsError(
+                f"{SECTION}: max_false_abstain in [0, 1), r_menu_tolerance and l2 >= 0"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """One held-out request through the runtime: per step its signals and shortlist."""
+
+    query_id: str
+    half: str  # fit | tune
+    family: str  # "served" for a request with gold, else its no-tool family
+    gold: frozenset[str]
+    signals: tuple[np.ndarray, ...]
+    shortlists: tuple[tuple[Candidate, ...], ...]
+
+    @property
+    def served(self) -> bool:
+        return bool(self.gold)
+
+
+def replay(
+    selector: Any, queries: Sequence[LabeledQuery], half: Mapping[str, str], *, desc: str
+) -> list[Replayed]:
+    """Each query through `selector.discover` in its session (`half`: query id -> half)."""
+    from tqdm.auto import tqdm
+
+    out = []
+    for q in tqdm(queries, desc=desc, unit="q", mininterval=5):
+        found = selector.discover(q.query, q.context)
+        out.append(Replayed(
+            q.query_id, half[q.query_id], "served" if q.gold else (q.slices or ("none",))[0],
+            frozenset(q.gold), tuple(np.asarray(s.signals) for s in found.steps),
+            tuple(s.shortlist for s in found.steps),
+        ))
+    return out
+
+
+def fit_no_tool(rows: Sequence[Replayed], *, l2: float) -> tuple[tuple[float, ...], float]:
+    """Weights and bias of "served" on every step's signals (a step of a request with gold
+    is served: the decomposer's split of a traced subgoal is rarely more than one step)."""
+    x = np.array([s for r in rows for s in r.signals])
+    y = np.array([float(r.served) for r in rows for _ in r.signals])
+    fit = fit_logistic(x, y, l2=l2)
+    if fit is None:
+        raise ValueError("tune_menus: the fit half needs requests with gold and without")
+    return tuple(float(w) for w in fit.weights), fit.bias
+
+
+def request_scores(model: NoToolModel, rows: Sequence[Replayed]) -> np.ndarray:
+    """Each request's best step probability: it abstains when even that is below the
+    threshold (a request with no step scores 0)."""
+    return np.array([
+        float(model.probabilities(np.array(r.signals)).max()) if r.signals else 0.0 for r in rows
+    ])
+
+
+def choose_threshold(served: np.ndarray, max_false: float) -> float:
+    """The highest threshold at which at most `max_false` of the requests with gold
+    abstain (`served`: their best step probabilities; abstain = below the threshold)."""
+    if served.size == 0:
+        return 0.0
+    ordered = np.sort(served)
+    return float(ordered[int(np.floor(max_false * served.size))])
+
+
+def threshold_curve(served: np.ndarray, none: np.ndarray) -> list[dict[str, float]]:
+    """False abstention (with gold) and abstain rate (no tool) at thresholds 0..1."""
+    return [
+        {"threshold": float(t),
+         "false_abstain": float(np.mean(served < t)) if served.size else 0.0,
+         "abstain_rate": float(np.mean(none < t)) if none.size else 0.0}
+        for t in np.linspace(0.0, 1.0, 41)
+    ]
+
+
+def menu_point(
+    rows: Sequence[Replayed],
+    p_steps: Sequence[np.ndarray],
+    threshold: float,
+    bars: MenuBars,
+    cards: Mapping[str, ToolCard],
+    *,
+    size: int,
+) -> dict[str, float]:
+    """R_menu and mean menu length over the requests with gold, and the abstain rates, of
+    one operating point: a step abstains below `threshold`, else its shortlist is cut."""
+    hits, lengths, abstained = [], [], {True: [], False: []}
+    for row, probs in zip(rows, p_steps, strict=True):
+        menus = []
+        for shortlist, p in zip(row.shortlists, probs, strict=True):
+            exact = any(c.scores.get("exact", 0.0) > 0 for c in shortlist)
+            menus.append([] if p < threshold and not exact
+                         else cut_menu(shortlist, cards, bars, size=size)[0])
+        abstained[row.served].append(not any(menus))
+        if row.served:
+            hits.append(bool(row.gold & {c.tool_id for m in menus for c in m}))
+            lengths.extend(len(m) for m in menus)
+    return {
+        "read": bars.read, "write": bars.write, "relative": bars.relative,
+        "r_menu": float(np.mean(hits)) if hits else 0.0,
+        "menu_length": float(np.mean(lengths)) if lengths else 0.0,
+        "false_abstain": float(np.mean(abstained[True])) if abstained[True] else 0.0,
+        "abstain_rate": float(np.mean(abstained[False])) if abstained[False] else 0.0,
+    }
+
+
+def menu_curve(
+    rows: Sequence[Replayed],
+    p_steps: Sequence[np.ndarray],
+    threshold: float,
+    cards: Mapping[str, ToolCard],
+    params: Params,
+    *,
+    size: int,
+) -> list[dict[str, float]]:
+    """`menu_point` for every bar combination of the grid (write bars at or above read)."""
+    grid = [
+        MenuBars(read, write, rel)
+        for read, write, rel in product(params.read_bars, params.write_bars, params.relative_bars)
+        if write >= read
+    ]
+    if MenuBars() not in grid:
+        grid.insert(0, MenuBars())
+    return [menu_point(rows, p_steps, threshold, b, cards, size=size) for b in grid]
+
+
+def choose_bars(curve: Sequence[Mapping[str, float]], tolerance: float) -> Mapping[str, float]:
+    """The shortest menus whose R_menu is within `tolerance` of no bars' (ties: the higher
+    abstain rate, then the lower bars)."""
+    base = next(p for p in curve if p["read"] == p["write"] == p["relative"] == 0.0)
+    ok = [p for p in curve if p["r_menu"] >= base["r_menu"] - tolerance - 1e-12]
+    return min(ok, key=lambda p: (round(p["menu_length"], 6), -p["abstain_rate"],
+                                  p["read"] + p["write"] + p["relative"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Tuned:
+    policy: MenuPolicy
+    curve: list[dict[str, float]]
+    thresholds: list[dict[str, float]]
+    metrics: dict[str, Any]
+
+
+def tune_menus(
+    rows: Sequence[Replayed], cards: Mapping[str, ToolCard], params: Params, *, size: int
+) -> Tuned:
+    """The no-tool model on the fit half, its threshold and the bars on the tune half."""
+    fit = [r for r in rows if r.half == "fit"]
+    tune = [r for r in rows if r.half == "tune"]
+    names = SIGNAL_NAMES
+    if params.no_tool:
+        weights, bias = fit_no_tool(fit, l2=params.l2)
+        probe = NoToolModel(names, weights, bias, 0.0)
+        served = request_scores(probe, [r for r in tune if r.served])
+        none = request_scores(probe, [r for r in tune if not r.served])
+        model = NoToolModel(names, weights, bias,
+                            choose_threshold(served, params.max_false_abstain))
+        p_steps = [probe.probabilities(np.array(r.signals)) if r.signals else np.zeros(0)
+                   for r in tune]
+        thresholds = threshold_curve(served, none)
+    else:
+        model, thresholds = None, []
+        p_steps = [np.ones(len(r.signals)) for r in tune]
+    threshold = model.threshold if model is not None else 0.0
+    curve = menu_curve(tune, p_steps, threshold, cards, params, size=size)
+    chosen = choose_bars(curve, params.r_menu_tolerance)
+    policy = MenuPolicy(MenuBars(chosen["read"], chosen["write"], chosen["relative"]), model)
+    base = curve[0]
+    families: dict[str, list[bool]] = {}
+    for r, probs in zip(tune, p_steps, strict=True):
+        if not r.served:
+            families.setdefault(r.family, []).append(bool(probs.size == 0 or probs.max() < threshold))
+    metrics = {
+        "n_fit": {"served": sum(r.served for r in fit), "no_tool": sum(not r.served for r in fit)},
+        "n_tune": {"served": sum(r.served for r in tune),
+                   "no_tool": sum(not r.served for r in tune)},
+        "fit_families": sorted({r.family for r in fit if not r.served}),
+        "tune_families": sorted(families),
+        "no_tool_model": None if model is None else model.to_dict(),
+        "threshold": round(threshold, 4),
+        "chosen": {k: round(v, 4) for k, v in chosen.items()},
+        "no_bars": {k: round(v, 4) for k, v in base.items()},
+        "tune_abstain_by_family": {f: round(float(np.mean(v)), 4) for f, v in families.items()},
+    }
+    return Tuned(policy, curve, thresholds, metrics)
+
+
+# --- I/O ---------------------------------------------------------------------------------
+
+
+def held_out_requests(
+    pairs_path: Path, traces: Sequence[Any], *, n_tune: int, n_fit: int
+) -> tuple[list[LabeledQuery], dict[str, str]]:
+    """Traced valid-split subgoals as labeled queries in their trace's session: the first
+    `n_tune` (the ranker's validation groups, in its order) tune, the next `n_fit` fit."""
+    from features.candidates import traced_valid_queries
+    from features.dataset import PAIRS_SCHEMA, scan_parquet
+
+    pairs = scan_parquet(pairs_path, PAIRS_SCHEMA).collect()
+    valid = traced_valid_queries(pairs).head(n_tune + n_fit)
+    contexts = {t.request_id: t.context for t in traces}
+    queries, half = [], {}
+    for i, row in enumerate(valid.iter_rows(named=True)):
+        qid = f"valid-{row['query_id']}"
+        queries.append(LabeledQuery(qid, row["query"], (row["tool_id"],),
+                                    context=dict(contexts.get(row["request_id"]) or {})))
+        half[qid] = "tune" if i < n_tune else "fit"
+    return queries, half
+
+
+def draw_plot(path: Path, curve: Sequence[Mapping[str, float]],
+              thresholds: Sequence[Mapping[str, float]], chosen: Mapping[str, float],
+              threshold: float) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax = axes[0]
+    pts = ax.scatter([p["menu_length"] for p in curve], [p["r_menu"] for p in curve],
+                     c=[p["abstain_rate"] for p in curve], cmap="viridis", s=14)
+    ax.scatter([chosen["menu_length"]], [chosen["r_menu"]], marker="*", s=220, c="red",
+               label=f"chosen: read {chosen['read']}, write {chosen['write']}, "
+                     f"relative {chosen['relative']}")
+    ax.set_xlabel("mean menu length (tune requests with gold)")
+    ax.set_ylabel("R_menu")
+    ax.set_title("menu bars: length against recall")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.colorbar(pts, ax=ax, label="abstain rate (held-out no-tool families)")
+    ax = axes[1]
+    if thresholds:
+        ts = [t["threshold"] for t in thresholds]
+        ax.plot(ts, [t["abstain_rate"] for t in thresholds], label="abstain, no-tool requests")
+        ax.plot(ts, [t["false_abstain"] for t in thresholds], label="abstain, requests with gold")
+        ax.axvline(threshold, color="red", linestyle="--", label=f"chosen {threshold:.3f}")
+        ax.legend(fontsize=8)
+    ax.set_xlabel("no-tool threshold on P(served)")
+    ax.set_title("the no-tool decision on the tune half")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("params", help="params.yaml (sections tune_menus, train_ltr, runtime)")
+    parser.add_argument("catalog", help="tool cards, JSONL")
+    parser.add_argument("traces", help="trace events, JSONL (the sessions of valid subgoals)")
+    parser.add_argument("no_tool", help="labeled requests with empty gold, JSONL")
+    parser.add_argument("train_dir", help="holds pairs.parquet (the valid split)")
+    parser.add_argument("out_dir", help="gets menus.json and curve.csv")
+    parser.add_argument("metrics", help="metrics JSON")
+    parser.add_argument("plot", help="PNG of the menu curve and the threshold")
+    parser.add_argument("--retriever", required=True, help="the fine-tuned bi-encoder dir")
+    parser.add_argument("--reranker", required=True, help="the cross-encoder dir")
+    parser.add_argument("--ltr", required=True, help="the ranker dir (train_ltr)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    from serving.config import RuntimeParams
+    from serving.io import load_catalog, load_queries, load_traces
+    from serving.selector import Selector
+    from training.core.bundle_export import ExportParams, export_bundle
+    from training.core.metrics_io import write_metrics
+    from training.core.tracking import log_metrics, stage_run
+
+    t0 = time.perf_counter()
+    params = load_params(args.params, SECTION, Params)
+    runtime = RuntimeParams.from_dict(read_section(args.params, "runtime"))
+    n_tune = int(read_section(args.params, "train_ltr")["n_valid_groups"])
+    cards: list[ToolCard] = list(load_catalog(args.catalog).items)
+    traces = load_traces(args.traces, known_tools=[c.tool_id for c in cards]).items
+    no_tool = [q for q in load_queries(args.no_tool).items if not q.gold]
+    served, half = held_out_requests(Path(args.train_dir) / "pairs.parquet", traces,
+                                     n_tune=n_tune, n_fit=params.n_fit_queries)
+    half |= {q.query_id: "fit" if (q.slices or ("none",))[0] in params.fit_families else "tune"
+             for q in no_tool}
+    with tempfile.TemporaryDirectory(prefix="toolsift-menus-") as tmp:
+        export_bundle(cards, Path(tmp) / "bundle", retriever_path=Path(args.retriever),
+                      reranker_path=Path(args.reranker), ltr_path=Path(args.ltr),
+                      runtime=runtime, params=load_params(args.params, "export", ExportParams))
+        selector = Selector.from_bundle(Path(tmp) / "bundle", overrides={"menu_policy": False})
+        rows = replay(selector, served, half, desc="with gold") + replay(
+            selector, no_tool, half, desc="no tool")
+    tuned = tune_menus(rows, {c.tool_id: c for c in cards}, params, size=runtime.menu_size)
+
+    out_dir = Path(args.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tuned.policy.save(out_dir / "menus.json")
+    with (out_dir / "curve.csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(tuned.curve[0]))
+        writer.writeheader()
+        writer.writerows({k: round(v, 4) for k, v in p.items()} for p in tuned.curve)
+    draw_plot(Path(args.plot), tuned.curve, tuned.thresholds, tuned.metrics["chosen"],
+              tuned.metrics["threshold"])
+    metrics = {**tuned.metrics, "stage_seconds": round(time.perf_counter() - t0, 1)}
+    write_metrics(args.metrics, metrics)
+    with stage_run(SECTION, {SECTION: asdict(params)}):
+        log_metrics(metrics)
+    c, b = metrics["chosen"], metrics["no_bars"]
+    print(
+        f"tune_menus: threshold {metrics['threshold']:.3f} (tune: abstains on "
+        f"{c['abstain_rate']:.3f} of held-out no-tool families, {c['false_abstain']:.3f} with "
+        f"gold); bars read {c['read']} write {c['write']} relative {c['relative']}: menu "
+        f"{b['menu_length']:.2f} -> {c['menu_length']:.2f}, R_menu {b['r_menu']:.3f} -> "
+        f"{c['r_menu']:.3f} in {metrics['stage_seconds']:.0f}s -> {out_dir / 'menus.json'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
