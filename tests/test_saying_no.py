@@ -1,0 +1,212 @@
+"""Saying no: the menu's bars, the no-tool decision, what a session lacks, and the tuning
+that chooses them (training.tune_menus), on the fixture catalog and a real bundle."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from serving.abstain import SIGNAL_NAMES, NoToolModel, step_signals
+from serving.bundle import BundleError, finalize_manifest, load_bundle, load_menu_policy
+from serving.io import load_catalog
+from serving.logistic import fit_logistic
+from serving.menu_policy import MENU_POLICY_FILE, MenuBars, MenuPolicy, cut_menu
+from serving.missing_access import missing_access
+from serving.selection import Candidate, SessionContext, Subgoal
+from serving.selector import Selector
+from training.tune_menus import (
+    Params,
+    Replayed,
+    choose_bars,
+    choose_threshold,
+    menu_point,
+    tune_menus,
+)
+
+
+@pytest.fixture(scope="module")
+def cards(fixture_catalog):
+    return {c.tool_id: c for c in load_catalog(fixture_catalog, strict=True).items}
+
+
+def _c(tool_id, score, **scores):
+    return Candidate(tool_id, score, scores)
+
+
+def test_cut_menu_holds_writes_to_a_higher_bar_and_keeps_a_named_tool(cards):
+    ranked = [
+        _c("slack.post_message", 0.60),  # write: 0.60 >= 0.5
+        _c("github.list_commits", 0.30),  # read: 0.30 >= 0.1 and >= 0.2 * 0.60 = 0.12
+        _c("github.create_pull_request", 0.40),  # write: 0.40 < 0.5
+        _c("github.search_code", 0.11),  # read: 0.11 < 0.12 (relative)
+        _c("k8s.get_pod_logs", 0.05),  # read: 0.05 < 0.1
+        _c("k8s.rollback_deployment", 0.0, exact=1.0),  # named exactly: always kept
+    ]
+    bars = MenuBars(read=0.1, write=0.5, relative=0.2)
+    menu, dropped = cut_menu(ranked, cards, bars, size=8)
+    assert [c.tool_id for c in menu] == [
+        "slack.post_message", "github.list_commits", "k8s.rollback_deployment"]
+    assert dropped == [
+        ("github.create_pull_request", "rerank:below_bar"),
+        ("github.search_code", "rerank:below_relative"),
+        ("k8s.get_pod_logs", "rerank:below_bar"),
+    ]
+    menu, dropped = cut_menu(ranked, cards, MenuBars(), size=2)  # no bars: size alone cuts
+    assert len(menu) == 2 and [r for _, r in dropped] == ["rerank:below_menu"] * 4
+
+
+def test_menu_bars_refuse_values_outside_zero_one():
+    with pytest.raises(ValueError, match="write"):
+        MenuBars(read=0.1, write=1.5)
+
+
+def test_step_signals_by_hand():
+    sg = Subgoal("list commits", operations=("list",), entities=("commit",))
+    ranked = [
+        _c("a.x", 0.8, score_dense=0.7, score_bm25=3.0, rank_dense=1, rank_bm25=1,
+           rank_capability=1),
+        _c("a.y", 0.2, score_dense=0.5, rank_dense=2, rank_bm25=2),
+        _c("b.z", 0.1, score_bm25=1.0, rank_bm25=3),
+    ]
+    got = dict(zip(SIGNAL_NAMES, step_signals(sg, ranked, ["a"]), strict=True))
+    assert got == pytest.approx({
+        "top_relevance": 0.8, "second_relevance": 0.2, "top_cosine": 0.7,
+        "cosine_gap": 0.2, "top_bm25": math.log1p(3.0), "retrievers_agree": 1.0,
+        "top5_overlap": 2 / 5,  # dense top 5 {x, y}, BM25 top 5 {x, y, z}
+        "capability_hits": math.log1p(1), "has_operation": 1.0, "has_entity": 1.0,
+        "names_session_product": 1.0,
+    })
+    empty = step_signals(Subgoal("hello"), [])
+    assert empty[SIGNAL_NAMES.index("top_cosine")] == -1.0 and empty.sum() == -1.0
+
+
+def test_no_tool_model_probability_and_checks():
+    model = NoToolModel(("top_relevance", "top_cosine"), (2.0, 4.0), -1.0, 0.5)
+    x = np.zeros(len(SIGNAL_NAMES))
+    x[0], x[2] = 0.5, 0.25
+    # 2 * 0.5 + 4 * 0.25 - 1 = 1 -> sigmoid(1)
+    assert model.probability(x) == pytest.approx(1 / (1 + math.exp(-1)))
+    assert model.probabilities(np.stack([x, x]))[1] == pytest.approx(model.probability(x))
+    assert NoToolModel.from_dict(model.to_dict()) == model
+    with pytest.raises(ValueError, match="unknown"):
+        NoToolModel(("made_up",), (1.0,), 0.0, 0.5)
+    with pytest.raises(ValueError, match="missing or malformed"):
+        NoToolModel.from_dict({"signals": ["top_relevance"]})
+
+
+def test_fit_logistic_recovers_a_direction_and_refuses_one_class():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 2))
+    y = (x[:, 0] - 0.5 * x[:, 1] + rng.normal(scale=0.3, size=400) > 0).astype(float)
+    fit = fit_logistic(x, y, l2=1.0)
+    assert fit.weights[0] > 0 > fit.weights[1] and abs(fit.bias) < 1.0
+    assert fit_logistic(x, np.ones(400)) is None
+
+
+def test_missing_access_groups_what_beats_the_session(cards):
+    ctx = SessionContext.from_dict({"connections": ["github", "slack"]})
+    outside = [
+        _c("jira.create_issue", 0.9),  # needs jira, beats the session's best (0.3)
+        _c("github.compare_commits", 0.8),  # callable: not missing
+        _c("jira.search_issues", 0.5),
+        _c("gitlab.search_code", 0.2),  # needs gitlab, below the session's best
+    ]
+    found = missing_access(outside, cards, ctx, above=0.3)
+    assert [(m.kind, m.name, m.tool_ids) for m in found] == [
+        ("connection", "jira", ("jira.create_issue", "jira.search_issues"))]
+    named = missing_access(outside, cards, ctx, above=0.3, named=["gitlab"])
+    assert [m.name for m in named] == ["gitlab", "jira"]  # named: relevance 1.0, first
+    assert "connect jira to use jira.create_issue" in found[0].line()
+
+
+def _row(qid, half, gold, probs_like, shortlists):
+    signals = tuple(np.array([p] + [0.0] * (len(SIGNAL_NAMES) - 1)) for p in probs_like)
+    return Replayed(qid, half, "served" if gold else "small_talk", frozenset(gold), signals,
+                    shortlists)
+
+
+def test_threshold_and_bars_chosen_by_hand(cards):
+    # the highest threshold leaving at most 1 of 4 requests with gold below it
+    assert choose_threshold(np.array([0.9, 0.2, 0.6, 0.4]), 0.25) == 0.4
+    assert choose_threshold(np.array([0.9, 0.2, 0.6, 0.4]), 0.0) == 0.2
+    gold = [("github.list_commits", 0.6), ("github.search_code", 0.05),
+            ("slack.post_message", 0.02)]
+    rows = [
+        _row("g1", "tune", {"github.list_commits"}, [1.0], (tuple(_c(t, s) for t, s in gold),)),
+        _row("g2", "tune", {"github.search_code"}, [1.0], (tuple(_c(t, s) for t, s in gold),)),
+        _row("n1", "tune", set(), [0.0], ((_c("k8s.get_pod_logs", 0.3),),)),
+    ]
+    probs = [np.array([0.9]), np.array([0.9]), np.array([0.1])]
+    point = menu_point(rows, probs, 0.5, MenuBars(read=0.04, write=0.1), cards, size=8)
+    # both gold read tools clear 0.04; the write (0.02) does not: menus of 2, R_menu 1
+    assert point["r_menu"] == 1.0 and point["menu_length"] == 2.0
+    assert point["abstain_rate"] == 1.0 and point["false_abstain"] == 0.0
+    tight = menu_point(rows, probs, 0.5, MenuBars(read=0.1, write=0.1), cards, size=8)
+    assert tight["r_menu"] == 0.5 and tight["menu_length"] == 1.0
+    curve = [menu_point(rows, probs, 0.5, b, cards, size=8)
+             for b in (MenuBars(), MenuBars(0.04, 0.1), MenuBars(0.1, 0.1))]
+    assert choose_bars(curve, 0.0)["read"] == 0.04  # the shortest menus with no recall lost
+    assert choose_bars(curve, 0.5)["read"] == 0.1
+
+
+def test_tune_menus_separates_the_halves(cards):
+    shortlist = (_c("github.list_commits", 0.7), _c("github.search_code", 0.01))
+    rows = [_row(f"f{i}", "fit", {"github.list_commits"}, [0.6 + i / 100], (shortlist,))
+            for i in range(20)]
+    rows += [_row(f"fn{i}", "fit", set(), [0.1 + i / 100], (shortlist,)) for i in range(20)]
+    rows += [_row(f"t{i}", "tune", {"github.list_commits"}, [0.5 + i / 50], (shortlist,))
+             for i in range(10)]
+    rows += [_row(f"tn{i}", "tune", set(), [0.2], (shortlist,)) for i in range(5)]
+    params = Params(n_fit_queries=0, fit_families=("small_talk",), l2=1.0,
+                    max_false_abstain=0.0, read_bars=(0.0, 0.02), write_bars=(0.0, 0.02),
+                    relative_bars=(0.0,), r_menu_tolerance=0.0)
+    tuned = tune_menus(rows, cards, params, size=8)
+    model = tuned.policy.no_tool
+    assert model is not None and model.weights[0] > 0  # relevance says "served"
+    assert tuned.metrics["chosen"]["false_abstain"] == 0.0
+    assert tuned.metrics["chosen"]["abstain_rate"] == 1.0  # 0.2 < every tune gold's 0.5+
+    assert tuned.policy.bars.read == 0.02  # drops search_code (0.01), list_commits stays
+
+
+def test_a_bundle_carries_its_menu_policy_and_refuses_a_bad_one(fixture_bundle, tmp_path):
+    import shutil
+
+    root = tmp_path / "b"
+    shutil.copytree(fixture_bundle, root)
+    assert load_menu_policy(load_bundle(root)) == MenuPolicy()  # none: no bars, never abstain
+    policy = MenuPolicy(MenuBars(0.01, 0.05, 0.1),
+                        NoToolModel(("top_relevance",), (10.0,), -5.0, 0.5))
+    policy.save(root / MENU_POLICY_FILE)
+    manifest = json.loads((root / "manifest.json").read_text())
+    finalize_manifest(root, created_at=manifest["created_at"], git_rev="", params={}, models={})
+    assert load_menu_policy(load_bundle(root)) == policy
+    (root / MENU_POLICY_FILE).write_text(json.dumps({"bars": {"read": 2.0}}))
+    finalize_manifest(root, created_at=manifest["created_at"], git_rev="", params={}, models={})
+    with pytest.raises(BundleError, match="menus.json.*read"):
+        Selector.from_bundle(root)
+
+
+def test_a_step_abstains_below_the_threshold_and_names_the_missing_connection(
+    fixture_bundle, tmp_path
+):
+    import shutil
+
+    root = tmp_path / "b"
+    shutil.copytree(fixture_bundle, root)
+    # P(served) from the best cosine alone: sigmoid(20 * (cos - 0.45)); abstain below 0.5
+    MenuPolicy(no_tool=NoToolModel(("top_cosine",), (20.0,), -9.0, 0.5)).save(
+        root / MENU_POLICY_FILE)
+    manifest = json.loads((root / "manifest.json").read_text())
+    finalize_manifest(root, created_at=manifest["created_at"], git_rev="", params={}, models={})
+    selector = Selector.from_bundle(root, overrides={"missing_access_below": 1.0})
+    ctx = {"connections": ["github", "slack"]}
+    chat = selector.discover("what a lovely sunny afternoon for a picnic", ctx)
+    assert chat.abstained and chat.steps[0].abstention.p_served < 0.5
+    assert chat.steps[0].menu == () and chat.menu_ranked() == []
+    assert chat.ranked()  # the request-level order is still there for a wider search
+    jira = selector.discover("open a Jira ticket for the failed checkout deploy", ctx)
+    assert "jira" in {m.name for m in jira.missing()}
+    assert jira.to_dict()["missing"][0]["kind"] == "connection"
+    off = Selector.from_bundle(root, overrides={"menu_policy": False})
+    assert not off.discover("what a lovely sunny afternoon for a picnic", ctx).abstained
