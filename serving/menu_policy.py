@@ -55,13 +55,22 @@ def cut_menu(
 ) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The menu (at most `size`, in `ranked`'s order) and every other candidate with its
     reason, in `ranked`'s order: `rerank:below_bar` (its risk's bar), `rerank:below_relative`
-    (under `bars.relative` of the best), `rerank:below_menu` (past `size`)."""
+    (under `bars.relative` of the best), `rerank:below_menu` (past `size`), and
+    `rerank:other_product` when the step names a product (`rerank.named_first` marks its
+    tools with group 1) and one of that product's tools clears its bar: a user who names a product
+    means it, so another product's tool is no alternative."""
     best = max((c.score for c in ranked), default=0.0)
+    named = any(
+        c.scores.get("named", 0.0) == 1.0 and c.score >= bars.bar(cards[c.tool_id]) for c in ranked
+    )
     kept: list[Candidate] = []
     reasons: dict[str, str] = {}
     for c in ranked:
         if is_exact(c):
             pass
+        elif named and c.scores.get("named", 0.0) == 0:
+            reasons[c.tool_id] = "rerank:other_product"
+            continue
         elif c.score < bars.bar(cards[c.tool_id]):
             reasons[c.tool_id] = "rerank:below_bar"
             continue

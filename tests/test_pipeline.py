@@ -161,11 +161,13 @@ def test_a_named_product_leads_the_menu_in_the_rerankers_order(cards):
                       named_connections=frozenset({"stripe", "gitlab"}))
     step = Subgoal("refund it in Stripe", required_access=("stripe",), named_access=("stripe",))
     out = stage(Selection(step, cands))
-    assert out.ids() == ["stripe.refund_payment", "stripe.chg_rd", "github.search_code",
-                         "gitlab.search_code", "jira.search_issues"]
+    # the named product's tools make the menu; another product's is no alternative to them
+    assert out.ids() == ["stripe.refund_payment", "stripe.chg_rd"]
+    assert out.dropped == tuple((t, "rerank:other_product") for t in (
+        "github.search_code", "gitlab.search_code", "jira.search_issues"))
     # relevance is kept (cuts still apply to it); the group is recorded
-    assert [c.score for c in out.candidates[:3]] == [0.6, 0.4, 0.9]
-    assert out.candidates[0].scores["named"] == 1.0 and "named" not in out.candidates[2].scores
+    assert [c.score for c in out.candidates] == [0.6, 0.4]
+    assert out.candidates[0].scores["named"] == 1.0
     # a name that is not distinctive, or the rule off, leaves the order alone
     for named in (frozenset({"gitlab"}), frozenset()):
         off = replace(stage, named_connections=named)(Selection(step, cands))
@@ -181,11 +183,10 @@ def test_cost_does_not_reorder_across_a_named_product(cards):
     # refund_payment costs 0.01, list_commits 0.0, 0.001 apart: a tie, but named apart
     cands = (Candidate("stripe.refund_payment", scores={"fused": 0.899}),
              Candidate("github.list_commits", scores={"fused": 0.9}))
-    stage = MenuStage(FusedOrderReranker(n_sources=1, rrf_k=0), cards, tie_margin=0.02,
-                      named_connections=frozenset({"stripe"}))
-    out = stage(Selection(Subgoal("x", named_access=("stripe",)), cands))
-    assert out.ids() == ["stripe.refund_payment", "github.list_commits"]
-    assert tie_break_audit(out.candidates).n_swapped_pairs == 0
+    # (the menu drops the other product's tool; the tie-break itself must not cross groups)
+    ranked = [cands[0].with_score(0.899, named=1.0), cands[1].with_score(0.9)]
+    out = break_ties(ranked, cards, margin=0.02)
+    assert [c.tool_id for c in out] == ["stripe.refund_payment", "github.list_commits"]
 
 
 def test_cost_never_moves_a_tool_across_the_menu_cut(cards):

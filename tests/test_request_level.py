@@ -84,8 +84,8 @@ def test_relevance_order_puts_every_menu_first_by_its_best_relevance(fixture_bun
     d = sel.discover(SPLIT)
     steps = [*d.steps, d.request_step]
     best: dict[str, float] = {}
-    for s in steps:
-        for c in s.menu:
+    for s in steps:  # the shortlists: the menus before their bars
+        for c in s.shortlist:
             best[c.tool_id] = max(c.score, best.get(c.tool_id, c.score))
     ranked = d.ranked()
     assert set(ranked[: len(best)]) == set(best)
