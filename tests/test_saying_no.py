@@ -210,3 +210,18 @@ def test_a_step_abstains_below_the_threshold_and_names_the_missing_connection(
     assert jira.to_dict()["missing"][0]["kind"] == "connection"
     off = Selector.from_bundle(root, overrides={"menu_policy": False})
     assert not off.discover("what a lovely sunny afternoon for a picnic", ctx).abstained
+
+
+def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):
+    selector = Selector.from_bundle(fixture_bundle)
+    found = selector.discover(
+        "The checkout-service deploy failed last night. Find what changed, check the "
+        "rollout, and tell the payments channel on Slack.",
+        {"connections": ["github", "kubernetes", "slack"]},
+    )
+    first = {s.subgoal.text.split()[0].lower(): s.menu_ids for s in found.steps}
+    assert first["find"][0] in {"github.compare_commits", "github.list_commits",
+                                "github.create_pull_request"}
+    assert first["check"][0] == "k8s.get_rollout_status"
+    assert first["tell"][0] == "slack.post_message"
+    assert all(t.startswith("slack.") for t in first["tell"])

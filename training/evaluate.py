@@ -149,12 +149,29 @@ def render_report(summary: Mapping[str, Any], *, title: str = "Evaluation") -> s
               t["max_swapped_gap"], t["top_p50_ms"], t["relevance_top_p50_ms"]]
              for name, t in ties),
         )
+    lines += ["## Saying no: abstention, menu length, missing connections", ""]
+    lines += _table(
+        ["system", "abstain (no tool)", "false abstain (gold)", "menu mean", "menu p95",
+         "r_menu", "end_to_end"],
+        ([name, s["abstention"]["abstain_rate"], s["abstention"]["false_abstain_rate"],
+          s.get("menu_length_mean"), s.get("menu_length_p95"), s["r_menu"], s["end_to_end"]]
+         for name, s in systems.items()),
+    )
     ab = pipe["abstention"]
     lines += [
         f"Abstention: {_fmt(ab['abstain_rate'])} of {ab['n_no_tool']} no-tool queries abstain; "
         f"{_fmt(ab['false_abstain_rate'])} of {ab['n_with_gold']} queries with gold do.",
         "",
     ]
+    miss = pipe.get("missing_connection")
+    if miss:
+        lines += [
+            f"Missing connection ({miss['n_queries']} one-gold requests replayed without their "
+            f"gold tool's connection): {_fmt(miss['names_connection'])} name it, "
+            f"{_fmt(miss['abstained'])} abstain, {_fmt(miss['menus_with_write'])} still offer "
+            "a write or destructive tool.",
+            "",
+        ]
     return "\n".join(lines)
 
 

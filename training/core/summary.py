@@ -56,10 +56,19 @@ def eval_lines(ev: Mapping[str, Any]) -> list[str]:
         lines.append("variants, end-to-end: " + ", ".join(parts))
     abstention = pipe.get("abstention", {})
     lines.append(
-        f"menus: mean length {_num(pipe.get('menu_length_mean'), 1)}, R_menu "
-        f"{_num(pipe.get('r_menu'))}, abstained on {_num(abstention.get('abstain_rate'))} of "
-        f"{abstention.get('n_no_tool', 0)} no-tool requests"
+        f"menus: mean length {_num(pipe.get('menu_length_mean'), 1)} (p95 "
+        f"{_num(pipe.get('menu_length_p95'), 0)}), R_menu {_num(pipe.get('r_menu'))}, abstained "
+        f"on {_num(abstention.get('abstain_rate'))} of {abstention.get('n_no_tool', 0)} no-tool "
+        f"requests and {_num(abstention.get('false_abstain_rate'))} of "
+        f"{abstention.get('n_with_gold', 0)} with gold"
     )
+    miss = pipe.get("missing_connection")
+    if miss:
+        lines.append(
+            f"missing connection: {_num(miss.get('names_connection'))} of "
+            f"{miss.get('n_queries', 0)} requests without their gold's connection name it; "
+            f"{_num(miss.get('menus_with_write'))} still offer a write tool"
+        )
     latency = pipe.get("latency_ms", {}).get("total", {})
     tokens = pipe.get("tokens", {})
     lines.append(
