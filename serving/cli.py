@@ -206,8 +206,10 @@ def discover(
             f"menu tokens {step.discovery.tokens} + selection details {step.selection.tokens}"
         )
     if result.abstained:
-        console.print(Text.assemble(("no tool in this session serves the request", "bold"),
-                                    ": answer without one, ask the user, or connect what is missing"))
+        console.print(Text.assemble(
+            ("no tool in this session serves the request", "bold"),
+            ": answer without one, ask the user, or connect what is missing",
+        ))
     elif result.request_step is not None:
         top = result.menu_ranked()[: selector.params.menu_size]
         console.print(

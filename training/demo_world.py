@@ -34,7 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.demo_world", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("params", help="params.yaml (reads the demo_world section)")
-    parser.add_argument("out_dir", help="directory for catalog.jsonl, traces.jsonl, eval.jsonl, no_tool.jsonl")
+    parser.add_argument("out_dir", help="directory for catalog.jsonl, traces.jsonl, eval.jsonl, "
+                        "no_tool.jsonl")
     args = parser.parse_args(argv)
     params = load_params(args.params, SECTION, Params)
     started = time.perf_counter()

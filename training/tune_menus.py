@@ -245,7 +245,8 @@ def tune_menus(
     families: dict[str, list[bool]] = {}
     for r, probs in zip(tune, p_steps, strict=True):
         if not r.served:
-            families.setdefault(r.family, []).append(bool(probs.size == 0 or probs.max() < threshold))
+            abstains = probs.size == 0 or probs.max() < threshold
+            families.setdefault(r.family, []).append(bool(abstains))
     metrics = {
         "n_fit": {"served": sum(r.served for r in fit), "no_tool": sum(not r.served for r in fit)},
         "n_tune": {"served": sum(r.served for r in tune),

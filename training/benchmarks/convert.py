@@ -483,7 +483,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("params", help=f"params.yaml (reads the `{SECTION}` section)")
     parser.add_argument("bench_dir", help="the benchmark: catalog.jsonl and queries.jsonl")
-    parser.add_argument("out_dir", help="for catalog.jsonl, traces.jsonl, eval.jsonl, no_tool.jsonl, id_map.jsonl")
+    parser.add_argument("out_dir", help="for catalog.jsonl, traces.jsonl, eval.jsonl, "
+                        "no_tool.jsonl, id_map.jsonl")
     parser.add_argument("--metrics", help="where to write the counts (metrics/<name>/data.json)")
     parser.add_argument("--split", choices=SPLITS, default="random", help="default: random")
     args = parser.parse_args(argv)

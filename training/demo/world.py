@@ -8,8 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from serving.schema import LabeledQuery, ToolCard, Trace
 from features.no_tool import PRODUCTS, no_tool_queries, no_tool_texts
+from serving.schema import LabeledQuery, ToolCard, Trace
 from training.demo.cards import build_cards, build_tools
 from training.demo.params import SLICES, WorldParams
 from training.demo.queries import generate_queries
