@@ -15,6 +15,7 @@ from serving.menu_policy import MENU_POLICY_FILE, MenuBars, MenuPolicy, cut_menu
 from serving.missing_access import missing_access
 from serving.selection import Candidate, SessionContext, Subgoal
 from serving.selector import Selector
+from training.core.variants import ModelCache, Variant, variant_selector
 from training.tune_menus import (
     Params,
     Replayed,
@@ -210,6 +211,12 @@ def test_a_step_abstains_below_the_threshold_and_names_the_missing_connection(
     assert jira.to_dict()["missing"][0]["kind"] == "connection"
     off = Selector.from_bundle(root, overrides={"menu_policy": False})
     assert not off.discover("what a lovely sunny afternoon for a picnic", ctx).abstained
+    # the evaluator's selectors (models behind a cache, a variant) keep the bundle's policy
+    cache = ModelCache()
+    for wrapped in (cache.wrap(selector),
+                    variant_selector(Variant("v", "runtime", "rrf_k=60"), selector, cache)):
+        assert wrapped.menu_policy == selector.menu_policy
+        assert wrapped.discover("what a lovely sunny afternoon for a picnic", ctx).abstained
 
 
 def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):

@@ -128,6 +128,7 @@ class ModelCache:
             encoder=enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc, self.vectors),
             bm25=BM25Retriever.load(selector.bundle.bm25_path),
             named_connections=selector.named_connections,
+            menu_policy=selector.menu_policy,
         )
 
 
@@ -167,5 +168,6 @@ def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None 
         encoder=encoder,
         bm25=BM25Retriever.load(base.bundle.bm25_path),
         named_connections=base.named_connections,
+        menu_policy=base.menu_policy,
     )
     return cache.wrap(swapped, encoder=encoder)
