@@ -355,11 +355,29 @@ def test_eval_templates_and_texts_are_disjoint_from_traces(world):
     assert len({q.query for q in world.queries}) == len(world.queries)
 
 
+def test_validation_requests_share_no_template_or_text_with_traces_or_eval(world, cards):
+    for family in (phrasing.TRACE_TEMPLATES, phrasing.EVAL_TEMPLATES):
+        for op, styles in phrasing.VALID_TEMPLATES.items():
+            assert not {t for ts in styles.values() for t in ts} & \
+                {t for ts in family[op].values() for t in ts}, op
+    for forms in ("MENTIONS", "EXACT"):
+        valid = set(getattr(phrasing, f"VALID_{forms}"))
+        assert not valid & set(getattr(phrasing, f"TRACE_{forms}"))
+        assert not valid & set(getattr(phrasing, f"EVAL_{forms}"))
+    seen = {t.request.lower() for t in world.traces} | {q.query.lower() for q in world.queries}
+    assert world.valid and all(q.gold and q.query.lower() not in seen for q in world.valid)
+    assert all(g in cards for q in world.valid for g in q.gold)
+    for op, styles in phrasing.VALID_TEMPLATES.items():  # a change must say so, as in eval
+        if OPERATIONS[op].mutates:
+            for template in (t for ts in styles.values() for t in ts):
+                assert MUTATING_RE.search(template), template
+
+
 def test_every_template_renders_for_every_capability(params):
     tools = build_tools(params, random.Random("render-check"))
     one_per_cap = {t.capability: t for t in tools}.values()
     rng = random.Random(0)
-    for family in (phrasing.TRACE_TEMPLATES, phrasing.EVAL_TEMPLATES):
+    for family in (phrasing.TRACE_TEMPLATES, phrasing.EVAL_TEMPLATES, phrasing.VALID_TEMPLATES):
         for t in one_per_cap:
             for style, templates in family[t.op].items():
                 for template in templates:

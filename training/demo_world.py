@@ -9,7 +9,8 @@ operations of `serving.vocab`), so every tool, trace and query is a combination 
 Everything is drawn from `random.Random` streams derived from the one seed, and every date is
 relative to `world_date`, so the same params give byte-identical files. Eval requests are
 phrased with templates disjoint from the trace templates: the metrics measure generalisation,
-not template recall.
+not template recall. Validation requests (valid.jsonl, for `tune_menus`) use a third family,
+disjoint from both, so the menu's operating point is chosen on neither.
 
     python -m training.demo_world params.yaml data/demo
 """
@@ -35,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("params", help="params.yaml (reads the demo_world section)")
     parser.add_argument("out_dir", help="directory for catalog.jsonl, traces.jsonl, eval.jsonl, "
-                        "no_tool.jsonl")
+                        "no_tool.jsonl, valid.jsonl")
     args = parser.parse_args(argv)
     params = load_params(args.params, SECTION, Params)
     started = time.perf_counter()
@@ -45,9 +46,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_traces = write_jsonl(out / "traces.jsonl", (t.to_dict() for t in world.traces))
     n_queries = write_jsonl(out / "eval.jsonl", (q.to_dict() for q in world.queries))
     n_no_tool = write_jsonl(out / "no_tool.jsonl", (q.to_dict() for q in world.no_tool))
+    n_valid = write_jsonl(out / "valid.jsonl", (q.to_dict() for q in world.valid))
     print(summarize(world))
     print(f"demo_world: wrote {n_cards} cards, {n_traces} traces, {n_queries} eval queries, "
-          f"{n_no_tool} no-tool requests to "
+          f"{n_no_tool} no-tool and {n_valid} validation requests to "
           f"{out} in {time.perf_counter() - started:.1f}s (seed {params.seed})")
     return 0
 

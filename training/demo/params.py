@@ -41,6 +41,9 @@ class WorldParams:
     # requests no tool serves, in families unlike the eval's (features.no_tool): the
     # tune_menus stage fits and thresholds the no-tool decision on them
     n_no_tool_queries: int
+    # requests with gold in a third phrasing family (neither the traces' nor the eval's):
+    # tune_menus chooses the menu bars and the no-tool threshold on them
+    n_valid_queries: int
 
     def __post_init__(self) -> None:
         self.check()

@@ -1,9 +1,11 @@
-"""Request templates (trace and eval phrasings never share one), summaries, cryptic texts.
+"""Request templates (trace, eval and validation phrasings never share one), summaries,
+cryptic texts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 # --- phrasing templates: traces and eval never share one ------------------------------------
 # Styles: imperative, question, terse (ticket style); eval adds contextual. Slots: the phrase
@@ -190,6 +192,96 @@ EVAL_TEMPLATES: Templates = {
                                 "to unblock the launch, book {new}")},
 }
 
+# A third family for validation (`tune_menus` chooses the menu bars and the no-tool
+# threshold on it): shares no template with the traces or the eval, so the operating point
+# is chosen on phrasing the ranker never trained on, and not on the eval's either.
+VALID_TEMPLATES: Templates = {
+    "search": {"imperative": ("scan {hay} for anything about {q}",),
+               "question": ("anything in {hay} that mentions {q}?",),
+               "terse": ("lookup in {hay}: {q}",),
+               "contextual": ("a customer reported it, so scan {hay} for {q}",)},
+    "list": {"imperative": ("pull up all {objs}",),
+             "question": ("which {objs} do we have?",),
+             "terse": ("all {objs}",),
+             "contextual": ("ahead of planning, pull up {objs}",)},
+    "get": {"imperative": ("display {obj}",),
+            "question": ("what is the status of {obj}?",),
+            "terse": ("info on {obj}",),
+            "contextual": ("I was paged about {obj}; have a look at it",)},
+    "query": {"imperative": ("tally {qry}",),
+              "question": ("what do the numbers say for {qry}?",),
+              "terse": ("stats: {qry}",),
+              "contextual": ("for the quarterly review, tally {qry}",)},
+    "export": {"imperative": ("produce a downloadable copy of {objs}",),
+               "question": ("could {objs} be exported for me?",),
+               "terse": ("csv of {objs}",),
+               "contextual": ("the auditors asked, so produce a copy of {objs}",)},
+    "create": {"imperative": ("set up {new} for me",),
+               "question": ("can {new} be created?",),
+               "terse": ("new one needed: {new}",),
+               "contextual": ("as discussed in standup, set up {new}",)},
+    "update": {"imperative": ("change {obj} so that we {change}",),
+               "question": ("could {obj} be changed to {change}?",),
+               "terse": ("fix up {obj}: {change}",),
+               "contextual": ("the team decided to {change} on {obj}; make the change",)},
+    "delete": {"imperative": ("get rid of {obj}",),
+               "question": ("can {obj} be deleted?",),
+               "terse": ("delete pls: {obj}",),
+               "contextual": ("nobody uses it anymore, get rid of {obj}",)},
+    "send": {"imperative": ("announce to {dest}: {msg}",),
+             "question": ("could you tell {dest} {msg}?",),
+             "terse": ("broadcast {dest}: {msg}",),
+             "contextual": ("to keep them posted, tell {dest} {msg}",)},
+    "trigger": {"imperative": ("start up {obj}",),
+                "question": ("can {obj} be started?",),
+                "terse": ("to run: {obj}",),
+                "contextual": ("the branch is ready, start {obj}",)},
+    "cancel": {"imperative": ("stop {obj} for good",),
+               "question": ("can {obj} be cancelled?",),
+               "terse": ("cancel pls: {obj}",),
+               "contextual": ("plans changed, so call off {obj}",)},
+    "restart": {"imperative": ("give {obj} a reboot",),
+                "question": ("can {obj} be restarted?",),
+                "terse": ("restart pls: {obj}",),
+                "contextual": ("it's stuck again, reboot {obj}",)},
+    "rollback": {"imperative": ("put {obj} back to how it was",),
+                 "question": ("could we revert {obj}?",),
+                 "terse": ("undo the last change: {obj}",),
+                 "contextual": ("the new version is broken, put {obj} back",)},
+    "scale": {"imperative": ("add capacity to {obj}",),
+              "question": ("can {obj} be scaled?",),
+              "terse": ("scale pls: {obj}",),
+              "contextual": ("load is climbing, add capacity to {obj}",)},
+    "merge": {"imperative": ("land {obj}",),
+              "question": ("can {obj} be merged?",),
+              "terse": ("merge pls: {obj}",),
+              "contextual": ("review is done, land {obj}",)},
+    "approve": {"imperative": ("sign off on {obj} for me",),
+                "question": ("can {obj} be approved?",),
+                "terse": ("approved: {obj}",),
+                "contextual": ("looks good to me, sign off on {obj}",)},
+    "acknowledge": {"imperative": ("ack {obj} for me",),
+                    "question": ("can {obj} be acknowledged?",),
+                    "terse": ("ack: {obj}",),
+                    "contextual": ("I'm on it, claim {obj}",)},
+    "resolve": {"imperative": ("mark {obj} as fixed",),
+                "question": ("can {obj} be marked fixed?",),
+                "terse": ("resolve: {obj}",),
+                "contextual": ("the patch is live, mark {obj} fixed",)},
+    "refund": {"imperative": ("send the money back for {obj}",),
+               "question": ("can {obj} be refunded?",),
+               "terse": ("return money for {obj}",),
+               "contextual": ("the order never shipped, send the money back for {obj}",)},
+    "upload": {"imperative": ("upload a copy of {upl}",),
+               "question": ("can {upl} be uploaded?",),
+               "terse": ("store: {upl}",),
+               "contextual": ("for the record, upload {upl}",)},
+    "schedule": {"imperative": ("arrange {new}",),
+                 "question": ("can {new} be scheduled?",),
+                 "terse": ("arrange pls: {new}",),
+                 "contextual": ("to align everyone, arrange {new}",)},
+}
+
 # How a request names the product (to tell near-duplicates apart) and the tool itself.
 TRACE_MENTIONS = ("{text} on {product}", "{text} in {product}", "{product}: {text}")
 EVAL_MENTIONS = ("{text} using {product}", "{text} (this is in {product})",
@@ -202,6 +294,22 @@ TRACE_JOINS = {2: ("{a}; {b}", "{a}, also {b}", "{a} + {b}"),
 EVAL_JOINS = {2: ("{a}, then {b}", "{a} and {b}", "{A}. After that, {b}", "{A}. {B}"),
               3: ("first {a}, then {b}, and finally {c}", "{a}, {b} and {c}",
                   "{A}. Then {b}. Finally, {c}")}
+@dataclass(frozen=True, slots=True)
+class Phrasing:
+    """One family of request phrasings: templates, product mentions, exact names, joins."""
+
+    templates: Templates
+    mentions: tuple[str, ...]
+    exact: tuple[str, ...]
+    joins: Mapping[int, tuple[str, ...]]
+
+
+VALID_MENTIONS = ("{text} - it's {product}", "over at {product}, {text}", "{text} [{product}]")
+VALID_EXACT = ("{text}; the tool is {tool_id}", "with {tool_id}: {text}")
+VALID_JOINS = {2: ("{A}. Next, {b}", "{A}. Also, {b}"),
+               3: ("{A}. Next, {b}. Also, {c}",)}
+EVAL_PHRASING = Phrasing(EVAL_TEMPLATES, EVAL_MENTIONS, EVAL_EXACT, EVAL_JOINS)
+VALID_PHRASING = Phrasing(VALID_TEMPLATES, VALID_MENTIONS, VALID_EXACT, VALID_JOINS)
 
 # Requests no tool in the world can serve (gold = []); some borrow tool words on purpose.
 NO_TOOL_TEMPLATES = (

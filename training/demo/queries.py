@@ -1,4 +1,5 @@
-"""Labeled eval queries, phrased with the eval templates, with their slices.
+"""Labeled queries with their slices: the eval's, phrased with the eval templates, and the
+validation requests `tune_menus` chooses its operating point on, phrased with a third family.
 """
 
 from __future__ import annotations
@@ -10,13 +11,7 @@ from itertools import accumulate
 
 from serving.schema import LabeledQuery, LabeledSubgoal
 from training.demo.params import SLICES, WorldParams
-from training.demo.phrasing import (
-    EVAL_EXACT,
-    EVAL_JOINS,
-    EVAL_MENTIONS,
-    EVAL_TEMPLATES,
-    NO_TOOL_TEMPLATES,
-)
+from training.demo.phrasing import EVAL_PHRASING, NO_TOOL_TEMPLATES, Phrasing
 from training.demo.render import Values, join_parts, mention, render
 from training.demo.spec import Tool
 from training.demo.tables import FOLLOW_UPS
@@ -25,9 +20,13 @@ from training.demo.traces import Org, pick_env, popularity_order
 # --- labeled eval queries -------------------------------------------------------------------
 
 
-def generate_queries(org: Org, p: WorldParams, rng: random.Random,
-                     taken: set[str]) -> tuple[LabeledQuery, ...]:
-    """Eval requests from the eval templates; `taken` holds texts they must not repeat."""
+def generate_queries(org: Org, p: WorldParams, rng: random.Random, taken: set[str], *,
+                     phrasing: Phrasing = EVAL_PHRASING, n: int | None = None,
+                     no_tool_share: float | None = None,
+                     prefix: str = "q") -> tuple[LabeledQuery, ...]:
+    """`n` requests (default `n_eval_queries`) in `phrasing` (default the eval's), the
+    eval's mix of slices (`no_tool_share` overrides its no-tool share); `taken` holds texts
+    they must not repeat."""
     regular = [t for t in org.tools if not t.new and not t.cryptic]
     rng_order = popularity_order(regular, rng)
     cum = list(accumulate(1.0 / (rank + 1) ** (p.zipf_s / 2) for rank in range(len(rng_order))))
@@ -44,9 +43,12 @@ def generate_queries(org: Org, p: WorldParams, rng: random.Random,
 
     seen = {t.lower() for t in taken}
     queries = []
-    for qi, plan in enumerate(_query_plans(p, rng)):
+    n = p.n_eval_queries if n is None else n
+    no_tool = p.eval_no_tool_share if no_tool_share is None else no_tool_share
+    for qi, plan in enumerate(_query_plans(p, rng, n, no_tool)):
         for _ in range(200):  # the plan is fixed, so retries cannot skew the mix
-            q = _eval_query(f"q-{qi:05d}", plan, org, p, rng, pick_gold, follow)
+            q = _eval_query(f"{prefix}-{qi:05d}", plan, org, p, rng, pick_gold, follow,
+                            phrasing)
             texts = [q.query.lower(), *(sg.text.lower() for sg in q.subgoals)]
             if not any(t in seen for t in texts):
                 seen.update(texts)
@@ -67,10 +69,10 @@ class _QueryPlan:
     exact: bool  # one subgoal names its tool id verbatim
 
 
-def _query_plans(p: WorldParams, rng: random.Random) -> list[_QueryPlan]:
+def _query_plans(p: WorldParams, rng: random.Random, n: int,
+                 no_tool_share: float) -> list[_QueryPlan]:
     """Exact counts per kind, shuffled: the slice sizes follow the params, not luck."""
-    n = p.n_eval_queries
-    n_none = round(p.eval_no_tool_share * n)
+    n_none = round(no_tool_share * n)
     n_multi = min(round(p.eval_multi_share * n), n - n_none)
     sizes = [0] * n_none + [rng.choice((2, 2, 3)) for _ in range(n_multi)]
     sizes += [1] * (n - len(sizes))
@@ -86,8 +88,9 @@ def _query_plans(p: WorldParams, rng: random.Random) -> list[_QueryPlan]:
 
 
 def _eval_query(query_id: str, plan: _QueryPlan, org: Org, p: WorldParams, rng: random.Random,
-                pick_gold: Callable[..., Tool], follow: Sequence[Tool]) -> LabeledQuery:
-    """One eval request phrased from the eval templates, following `plan`."""
+                pick_gold: Callable[..., Tool], follow: Sequence[Tool],
+                phrasing: Phrasing) -> LabeledQuery:
+    """One request phrased from `phrasing`, following `plan`."""
     n_sub = plan.n_sub
     values = Values(rng, p.day0)
     if n_sub == 0:
@@ -119,18 +122,18 @@ def _eval_query(query_id: str, plan: _QueryPlan, org: Org, p: WorldParams, rng: 
         styles = _EVAL_STYLES if len(golds) == 1 else \
             ("imperative", "imperative", "contextual") if i == 0 else ("imperative",)
         style = "imperative" if i == exact_at else rng.choice(styles)
-        text = render(g, EVAL_TEMPLATES, style, values, rng)
+        text = render(g, phrasing.templates, style, values, rng)
         clash = any(org.by_id[n].connection in live for n in org.near[g.tool_id])
         if i == exact_at:
-            text = rng.choice(EVAL_EXACT).format(text=text, tool_id=g.tool_id)
+            text = rng.choice(phrasing.exact).format(text=text, tool_id=g.tool_id)
             slices.add("exact_name")
         elif clash or rng.random() < 0.15:
-            text = mention(text, g.server.product, EVAL_MENTIONS, rng)
+            text = mention(text, g.server.product, phrasing.mentions, rng)
         slices |= {"near_duplicate"} if clash else set()
         slices |= {"new_tool"} if g.new else set()
         slices |= {"cryptic"} if g.cryptic else set()
         texts.append(text)
-    query = join_parts(texts, EVAL_JOINS, rng)
+    query = join_parts(texts, phrasing.joins, rng)
     return LabeledQuery(
         query_id=query_id, query=query, gold=tuple(g.tool_id for g in golds),
         subgoals=tuple(LabeledSubgoal(t, (g.tool_id,)) for t, g in zip(texts, golds, strict=True)),

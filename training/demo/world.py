@@ -12,6 +12,7 @@ from features.no_tool import PRODUCTS, no_tool_queries, no_tool_texts
 from serving.schema import LabeledQuery, ToolCard, Trace
 from training.demo.cards import build_cards, build_tools
 from training.demo.params import SLICES, WorldParams
+from training.demo.phrasing import VALID_PHRASING
 from training.demo.queries import generate_queries
 from training.demo.traces import Org, generate_traces
 
@@ -24,6 +25,7 @@ class World:
     traces: tuple[Trace, ...]
     queries: tuple[LabeledQuery, ...]
     no_tool: tuple[LabeledQuery, ...] = ()  # requests no tool serves, for tune_menus
+    valid: tuple[LabeledQuery, ...] = ()  # requests with gold in the validation phrasing
     new_tools: frozenset[str] = frozenset()
     cryptic_tools: frozenset[str] = frozenset()
     # tool id -> same-capability tools on other servers, then cross-domain look-alikes
@@ -35,7 +37,9 @@ class World:
 
 
 def generate_world(params: WorldParams) -> World:
-    """Build the catalog, traces and eval queries; pure and deterministic in `params`."""
+    """Build the catalog, traces, eval queries, no-tool and validation requests; pure and
+    deterministic in `params` (each part has its own random stream, so adding one leaves
+    the others as they were)."""
     tools = build_tools(params, random.Random(f"{params.seed}/catalog"))
     cards = build_cards(tools, params, random.Random(f"{params.seed}/cards"))
     org = Org.of(tools, params.day0)
@@ -45,8 +49,13 @@ def generate_world(params: WorldParams) -> World:
     queries = generate_queries(org, params, random.Random(f"{params.seed}/eval"), taken)
     no_tool = generate_no_tool(org, params, random.Random(f"{params.seed}/no_tool"),
                                taken | {q.query for q in queries})
+    taken |= {q.query for q in (*queries, *no_tool)}
+    taken |= {sg.text for q in queries for sg in q.subgoals}
+    valid = generate_queries(org, params, random.Random(f"{params.seed}/valid"), taken,
+                             phrasing=VALID_PHRASING, n=params.n_valid_queries,
+                             no_tool_share=0.0, prefix="v")
     return World(
-        cards=cards, traces=traces, queries=queries, no_tool=no_tool,
+        cards=cards, traces=traces, queries=queries, no_tool=no_tool, valid=valid,
         new_tools=frozenset(t.tool_id for t in tools if t.new),
         cryptic_tools=frozenset(t.tool_id for t in tools if t.cryptic),
         near_dups=org.near,
