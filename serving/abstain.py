@@ -20,6 +20,7 @@ import numpy as np
 
 from serving.logistic import sigmoid
 from serving.selection import Candidate, Subgoal
+from serving.text import tokenize
 
 SIGNAL_NAMES: tuple[str, ...] = (
     "top_relevance",  # the best calibrated relevance on the reranked list
@@ -33,6 +34,7 @@ SIGNAL_NAMES: tuple[str, ...] = (
     "has_operation",  # the decomposer read an operation in the step
     "has_entity",  # ... and an object the catalog knows
     "names_session_product",  # the step names a product the session is connected to
+    "catalog_words",  # share of the step's words (numbers aside) that some tool card uses
 )
 
 
@@ -40,10 +42,13 @@ def step_signals(
     subgoal: Subgoal,
     ranked: Sequence[Candidate],
     connected_named: Collection[str] = (),
+    catalog_words: Collection[str] = frozenset(),
 ) -> np.ndarray:
     """The step's signals in `SIGNAL_NAMES` order. `ranked`: the reranked candidates
     (relevance in `score`, retrieval scores and ranks in `scores`), best first;
-    `connected_named`: the products the step names that the session has."""
+    `connected_named`: the products the step names that the session has; `catalog_words`:
+    the tokens (`serving.text.tokenize`) of the catalog's cards, the BM25 vocabulary (a
+    request about seats, flights or haiku uses words no tool card does)."""
     relevance = sorted((c.score for c in ranked), reverse=True) + [0.0, 0.0]
     cosines = sorted(
         (c.scores["score_dense"] for c in ranked if "score_dense" in c.scores), reverse=True
@@ -68,8 +73,15 @@ def step_signals(
             float(bool(subgoal.operations)),
             float(bool(subgoal.entities)),
             float(bool(connected_named)),
+            word_share(subgoal.text, catalog_words),
         ]
     )
+
+
+def word_share(text: str, words: Collection[str]) -> float:
+    """Share of `text`'s tokens, numbers and ids with digits aside, that are in `words`."""
+    tokens = [t for t in tokenize(text) if not any(ch.isdigit() for ch in t)]
+    return sum(t in words for t in tokens) / len(tokens) if tokens else 0.0
 
 
 @dataclass(frozen=True, slots=True)

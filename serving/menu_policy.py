@@ -31,9 +31,13 @@ class MenuBars:
     read: float = 0.0  # a read-only tool below this leaves
     write: float = 0.0  # a write or destructive tool below this leaves
     relative: float = 0.0  # a tool below this share of the step's best relevance leaves
+    # once the menu holds this share of the relevance of the step's first `size`
+    # candidates, the rest leave (1.0: never): a confident step gets a short menu and an
+    # unsure one a longer one, where absolute bars would empty the unsure one
+    mass: float = 1.0
 
     def __post_init__(self) -> None:
-        for name in ("read", "write", "relative"):
+        for name in ("read", "write", "relative", "mass"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"menu bars: {name} {value} is not in [0, 1]")
@@ -42,7 +46,8 @@ class MenuBars:
         return self.write if card.risk in WRITE_RISKS else self.read
 
     def to_dict(self) -> dict[str, float]:
-        return {"read": self.read, "write": self.write, "relative": self.relative}
+        return {"read": self.read, "write": self.write, "relative": self.relative,
+                "mass": self.mass}
 
 
 def is_exact(c: Candidate) -> bool:
@@ -51,22 +56,37 @@ def is_exact(c: Candidate) -> bool:
 
 
 def cut_menu(
-    ranked: Sequence[Candidate], cards: Mapping[str, ToolCard], bars: MenuBars, *, size: int
+    ranked: Sequence[Candidate],
+    cards: Mapping[str, ToolCard],
+    bars: MenuBars,
+    *,
+    size: int,
+    keep_best: bool = False,
 ) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The menu (at most `size`, in `ranked`'s order) and every other candidate with its
     reason, in `ranked`'s order: `rerank:below_bar` (its risk's bar), `rerank:below_relative`
-    (under `bars.relative` of the best), `rerank:below_menu` (past `size`), and
+    (under `bars.relative` of the best), `rerank:below_mass` (the menu already holds
+    `bars.mass` of the relevance of `ranked[:size]`), `rerank:below_menu` (past `size`), and
     `rerank:other_product` when the step names a product (`rerank.named_first` marks its
     tools with group 1) and one of that product's tools clears its bar: a user who names a product
-    means it, so another product's tool is no alternative."""
+    means it, so another product's tool is no alternative.
+
+    `keep_best`: `ranked[0]` stays whatever its relevance (the no-tool model has already
+    said some tool serves the step; the bars then trim its alternatives, and a step's best
+    write no longer empties a menu a read below it would have filled)."""
     best = max((c.score for c in ranked), default=0.0)
+    first = ranked[0].tool_id if keep_best and ranked else None
     named = any(
-        c.scores.get("named", 0.0) == 1.0 and c.score >= bars.bar(cards[c.tool_id]) for c in ranked
+        c.scores.get("named", 0.0) == 1.0
+        and (c.score >= bars.bar(cards[c.tool_id]) or c.tool_id == first)
+        for c in ranked
     )
+    total = sum(max(c.score, 0.0) for c in ranked[:size])
+    held = 0.0  # the kept tools' share of `total`
     kept: list[Candidate] = []
     reasons: dict[str, str] = {}
     for c in ranked:
-        if is_exact(c):
+        if is_exact(c) or c.tool_id == first:
             pass
         elif named and c.scores.get("named", 0.0) == 0:
             reasons[c.tool_id] = "rerank:other_product"
@@ -77,8 +97,12 @@ def cut_menu(
         elif c.score < bars.relative * best:
             reasons[c.tool_id] = "rerank:below_relative"
             continue
+        elif bars.mass < 1.0 and kept and held >= bars.mass:
+            reasons[c.tool_id] = "rerank:below_mass"
+            continue
         if len(kept) < size:
             kept.append(c)
+            held += max(c.score, 0.0) / total if total > 0 else 0.0
         else:
             reasons[c.tool_id] = "rerank:below_menu"
     return kept, [(c.tool_id, reasons[c.tool_id]) for c in ranked if c.tool_id in reasons]

@@ -312,12 +312,14 @@ class CutStage:
     size: int = 8
     tie_margin: float = 0.005
     abstain: bool = False
+    keep_best: bool = False  # the no-tool decision said "served": the best stays
 
     def __call__(self, sel: Selection) -> Selection:
         if self.abstain:
             gone = tuple((c.tool_id, ABSTAIN_REASON) for c in sel.candidates)
             return replace(sel, candidates=(), dropped=tuple(sel.dropped) + gone)
-        kept, cut = cut_menu(sel.candidates, self.cards, self.bars, size=self.size)
+        kept, cut = cut_menu(sel.candidates, self.cards, self.bars, size=self.size,
+                             keep_best=self.keep_best)
         kept = break_ties(kept, self.cards, margin=self.tie_margin)
         return replace(sel, candidates=tuple(kept), dropped=tuple(sel.dropped) + tuple(cut))
 

@@ -47,7 +47,7 @@ from serving.encoder import Encoder, PairScorer, Scorer, TextEncoder
 from serving.filters import HardFilter
 from serving.gate import ActiveSet, SearchTools
 from serving.menu_policy import MenuBars, MenuPolicy, is_exact
-from serving.missing_access import MissingAccess, missing_access, unconnected_products
+from serving.missing_access import MissingAccess, lacked, missing_access, unconnected_products
 from serving.observe import ObservationStore, follow_ups
 from serving.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
 from serving.policy import PolicyDecision, RiskPolicy
@@ -512,7 +512,7 @@ class Selector:
     def menu_bars(self) -> MenuBars:
         """The bars of the menu policy, never below `ranking_floor`."""
         floor, bars = self.ranking_floor, self.menu_policy.bars
-        return MenuBars(max(floor, bars.read), max(floor, bars.write), bars.relative)
+        return replace(bars, read=max(floor, bars.read), write=max(floor, bars.write))
 
     # --- public API -------------------------------------------------------------
 
@@ -762,11 +762,12 @@ class Selector:
         lacking = unconnected_products(subgoal, self.named_connections, ctx)
         connected = [a for a in named_products(subgoal, self.named_connections)
                      if a not in lacking]
-        signals = step_signals(subgoal, ranked, connected)
+        signals = step_signals(subgoal, ranked, connected, self._bm25.vocab)
         abstention = self.no_tool_decision(ranked, signals, lacking)
         decide_ms = (time.perf_counter() - t) * 1e3
         cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
-                       abstain=abstention is not None)
+                       abstain=abstention is not None,
+                       keep_best=self.menu_policy.no_tool is not None)
         sel = run_stages(sel, [("menu", cut)])
         if abstention is None and not sel.candidates:
             abstention = Abstention("no tool in this session cleared the relevance bar")
@@ -826,10 +827,11 @@ class Selector:
         lacking: Sequence[str],
         depth: int,
     ) -> tuple[MissingAccess, ...]:
-        """What the session lacks for tools that fit better than its menu: looked up only
-        when the session restricts access and the step abstained, names a product the
-        session lacks, or its best in-session relevance is below `missing_access_below`
-        (the retrieval and rerank again, on the same vector, with every tool open)."""
+        """What the session lacks for tools that fit better than anything it can call:
+        looked up only when the session restricts access and the step abstained, names a
+        product the session lacks, or its best in-session relevance is below
+        `missing_access_below` (the retrieval and rerank again, on the same vector, with
+        every tool open; what the session lacks must out-rank, there, every tool it has)."""
         if not (ctx.restrict_connections or ctx.restrict_scopes):
             return ()
         best = max((c.score for c in menu), default=0.0)
@@ -845,9 +847,14 @@ class Selector:
         outside = run_stages(Selection(subgoal), stages).candidates
         model = self.menu_policy.no_tool
         if not lacking and model is not None and outside and model.probability(
-            step_signals(subgoal, outside, named_products(subgoal, self.named_connections))
+            step_signals(subgoal, outside, named_products(subgoal, self.named_connections),
+                         self._bm25.vocab)
         ) < model.threshold:
             return ()  # nothing would serve it with every connection either
-        bars = self.menu_bars
-        fit = [c for c in outside if c.score >= bars.bar(self.cards[c.tool_id])]
-        return missing_access(fit, self.cards, ctx, above=best, named=lacking)
+        # compared within the open lookup, where both sides are scored against the same
+        # candidates (a tool's relevance depends on what it competes with); the read bar
+        # for every tool, since naming a missing connection calls nothing
+        reachable = max((c.score for c in outside if lacked(self.cards[c.tool_id], ctx) is None),
+                        default=0.0)
+        fit = [c for c in outside if c.score >= self.menu_bars.read]
+        return missing_access(fit, self.cards, ctx, above=reachable, named=lacking)

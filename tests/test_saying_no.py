@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from serving.abstain import SIGNAL_NAMES, NoToolModel, step_signals
+from serving.abstain import SIGNAL_NAMES, NoToolModel, step_signals, word_share
 from serving.bundle import BundleError, finalize_manifest, load_bundle, load_menu_policy
 from serving.io import load_catalog
 from serving.logistic import fit_logistic
@@ -57,6 +57,29 @@ def test_cut_menu_holds_writes_to_a_higher_bar_and_keeps_a_named_tool(cards):
     assert len(menu) == 2 and [r for _, r in dropped] == ["rerank:below_menu"] * 4
 
 
+def test_a_mass_cut_sizes_the_menu_by_how_sure_the_step_is(cards):
+    sure = [_c("github.list_commits", 0.90), _c("github.search_code", 0.05),
+            _c("github.compare_commits", 0.05)]
+    unsure = [_c("github.list_commits", 0.30), _c("github.search_code", 0.30),
+              _c("github.compare_commits", 0.30)]
+    bars = MenuBars(mass=0.9)
+    # 0.90 / 1.00 of the relevance is held after the first tool: the rest leave
+    menu, dropped = cut_menu(sure, cards, bars, size=8)
+    assert [c.tool_id for c in menu] == ["github.list_commits"]
+    assert [r for _, r in dropped] == ["rerank:below_mass"] * 2
+    # a third each: 1/3, 2/3 < 0.9, so all three stay
+    assert len(cut_menu(unsure, cards, bars, size=8)[0]) == 3
+
+
+def test_a_served_steps_best_stays_whatever_the_bars(cards):
+    ranked = [_c("slack.post_message", 0.08), _c("github.list_commits", 0.06)]
+    bars = MenuBars(read=0.05, write=0.1)  # the write best misses its bar, the read clears
+    assert [c.tool_id for c in cut_menu(ranked, cards, bars, size=8)[0]] == [
+        "github.list_commits"]
+    kept, _ = cut_menu(ranked, cards, bars, size=8, keep_best=True)
+    assert [c.tool_id for c in kept] == ["slack.post_message", "github.list_commits"]
+
+
 def test_menu_bars_refuse_values_outside_zero_one():
     with pytest.raises(ValueError, match="write"):
         MenuBars(read=0.1, write=1.5)
@@ -70,16 +93,19 @@ def test_step_signals_by_hand():
         _c("a.y", 0.2, score_dense=0.5, rank_dense=2, rank_bm25=2),
         _c("b.z", 0.1, score_bm25=1.0, rank_bm25=3),
     ]
-    got = dict(zip(SIGNAL_NAMES, step_signals(sg, ranked, ["a"]), strict=True))
+    got = dict(zip(SIGNAL_NAMES, step_signals(sg, ranked, ["a"], {"list", "commit"}),
+                   strict=True))
     assert got == pytest.approx({
         "top_relevance": 0.8, "second_relevance": 0.2, "top_cosine": 0.7,
         "cosine_gap": 0.2, "top_bm25": math.log1p(3.0), "retrievers_agree": 1.0,
         "top5_overlap": 2 / 5,  # dense top 5 {x, y}, BM25 top 5 {x, y, z}
         "capability_hits": math.log1p(1), "has_operation": 1.0, "has_entity": 1.0,
-        "names_session_product": 1.0,
+        "names_session_product": 1.0, "catalog_words": 1.0,
     })
     empty = step_signals(Subgoal("hello"), [])
     assert empty[SIGNAL_NAMES.index("top_cosine")] == -1.0 and empty.sum() == -1.0
+    # "book", "flight", "lisbon" are no card's words; numbers do not count
+    assert word_share("book 2 flights to Lisbon on 2026-11-16", {"book"}) == pytest.approx(1 / 3)
 
 
 def test_no_tool_model_probability_and_checks():

@@ -1,28 +1,31 @@
 """DVC stage `tune_menus`: the no-tool model and the menu bars, chosen on validation steps.
 
     python -m training.tune_menus PARAMS CATALOG TRACES NO_TOOL TRAIN_DIR OUT_DIR METRICS PLOT
-        --retriever DIR --reranker DIR --ltr DIR
+        --retriever DIR --reranker DIR --ltr DIR [--valid VALID]
 
-A scratch bundle of the trained models replays, through `Selector.discover`, two kinds of
-held-out request: traced valid-split subgoals (a gold tool each, in the session of their
-trace) and the requests of NO_TOOL that no tool serves (`features.no_tool`; each names
-its family as its first slice). Every step keeps its signals (`serving.abstain`) and its
-shortlist (the reranker's first `menu_size` with their relevance).
+A scratch bundle of the trained models replays, through `Selector.discover`, held-out
+requests: traced valid-split subgoals (a gold tool each, in the session of their trace),
+the requests of NO_TOOL that no tool serves (`features.no_tool`; each names its family as
+its first slice) and, with `--valid`, labeled requests phrased unlike the traces (the demo
+world's valid.jsonl). Every step keeps its signals (`serving.abstain`) and its shortlist
+(the reranker's first `menu_size` with their relevance).
 
-Two disjoint halves, so the threshold is judged on phrasing the fit never saw:
-- *fit*: the traced valid subgoals after the ranker's own validation ones (the ranker
-  trained on them as "more groups": in sample, which is fine for a direction), and the
-  no-tool requests of `fit_families`. The no-tool model is a ridge logistic regression of
-  "served" on the signals.
-- *tune*: the ranker's validation subgoals (`train_ltr.n_valid_groups`: out of sample for
-  every model) and the no-tool requests of every other family. The threshold is the
-  highest that abstains on at most `max_false_abstain` of the tune requests with gold;
-  then every (read bar, write bar, relative bar) of the grid is scored on the tune half
-  (`menu_curve`: mean menu length, R_menu, abstain rate), and the bars are the shortest
-  menus whose R_menu stays within `r_menu_tolerance` of no bars (`choose_bars`).
+Two disjoint halves, so the operating point is judged on phrasing the fit never saw:
+- *fit*: traced valid subgoals (the ranker trained on some of them as "more groups": in
+  sample, which is fine for a direction) and the no-tool requests of `fit_families`. The
+  no-tool model is a ridge logistic regression of "served" on the signals.
+- *tune*: the VALID requests (without `--valid`: the ranker's own validation subgoals,
+  `train_ltr.n_valid_groups`, which share the traces' phrasing) and the no-tool requests
+  of every other family. The threshold is the highest that abstains on at most
+  `max_false_abstain` of the tune requests with gold; then every (read bar, write bar,
+  relative bar, mass) of the grid is scored on the tune half (`menu_curve`: mean menu length,
+  R_menu per gold tool, abstain rate), and the bars are the shortest menus whose R_menu
+  stays within `r_menu_tolerance` of no bars (`choose_bars`). A step the model serves
+  keeps its best tool whatever the bars (`cut_menu(keep_best=True)`).
 
 Writes OUT_DIR/menus.json (`serving.menu_policy.MenuPolicy`; `export --menus` packs it),
-OUT_DIR/curve.csv, PLOT (menu length against R_menu over the grid, and the threshold's
+OUT_DIR/curve.csv (the bars' grid), OUT_DIR/thresholds.csv (the no-tool threshold's
+trade-off on the tune half), PLOT (menu length against R_menu over the grid, and the threshold's
 trade-off) and METRICS.
 """
 
@@ -65,11 +68,13 @@ class Params:
     relative_bars: tuple[float, ...]
     r_menu_tolerance: float  # R_menu the chosen bars may lose against no bars
     no_tool: bool = optional(True)  # False: bars only, the bundle never abstains
+    mass_bars: tuple[float, ...] = optional((1.0,))  # share of relevance a menu holds
 
     def __post_init__(self) -> None:
-        grids = (*self.read_bars, *self.write_bars, *self.relative_bars)
-        if not self.read_bars or not self.write_bars or not self.relative_bars:
-            raise ParamsError(f"{SECTION}: read_bars, write_bars, relative_bars must be lists")
+        grids = (*self.read_bars, *self.write_bars, *self.relative_bars, *self.mass_bars)
+        if not (self.read_bars and self.write_bars and self.relative_bars and self.mass_bars):
+            raise ParamsError(
+                f"{SECTION}: read_bars, write_bars, relative_bars, mass_bars must be lists")
         if any(not 0.0 <= b <= 1.0 for b in grids):
             raise ParamsError(f"{SECTION}: every bar must be in [0, 1]")
         if not 0.0 <= self.max_false_abstain < 1.0 or self.r_menu_tolerance < 0 or self.l2 < 0:
@@ -157,22 +162,25 @@ def menu_point(
     cards: Mapping[str, ToolCard],
     *,
     size: int,
+    keep_best: bool = True,
 ) -> dict[str, float]:
-    """R_menu and mean menu length over the requests with gold, and the abstain rates, of
-    one operating point: a step abstains below `threshold`, else its shortlist is cut."""
+    """R_menu (per gold tool) and mean menu length over the requests with gold, and the
+    abstain rates, of one operating point: a step abstains below `threshold`, else its
+    shortlist is cut as the runtime cuts it."""
     hits, lengths, abstained = [], [], {True: [], False: []}
     for row, probs in zip(rows, p_steps, strict=True):
         menus = []
         for shortlist, p in zip(row.shortlists, probs, strict=True):
             exact = any(c.scores.get("exact", 0.0) > 0 for c in shortlist)
             menus.append([] if p < threshold and not exact
-                         else cut_menu(shortlist, cards, bars, size=size)[0])
+                         else cut_menu(shortlist, cards, bars, size=size, keep_best=keep_best)[0])
         abstained[row.served].append(not any(menus))
         if row.served:
-            hits.append(bool(row.gold & {c.tool_id for m in menus for c in m}))
+            offered = {c.tool_id for m in menus for c in m}
+            hits.extend(g in offered for g in row.gold)
             lengths.extend(len(m) for m in menus)
     return {
-        "read": bars.read, "write": bars.write, "relative": bars.relative,
+        **bars.to_dict(),
         "r_menu": float(np.mean(hits)) if hits else 0.0,
         "menu_length": float(np.mean(lengths)) if lengths else 0.0,
         "false_abstain": float(np.mean(abstained[True])) if abstained[True] else 0.0,
@@ -191,22 +199,25 @@ def menu_curve(
 ) -> list[dict[str, float]]:
     """`menu_point` for every bar combination of the grid (write bars at or above read)."""
     grid = [
-        MenuBars(read, write, rel)
-        for read, write, rel in product(params.read_bars, params.write_bars, params.relative_bars)
+        MenuBars(read, write, rel, mass)
+        for read, write, rel, mass in product(
+            params.read_bars, params.write_bars, params.relative_bars, params.mass_bars)
         if write >= read
     ]
     if MenuBars() not in grid:
         grid.insert(0, MenuBars())
-    return [menu_point(rows, p_steps, threshold, b, cards, size=size) for b in grid]
+    return [menu_point(rows, p_steps, threshold, b, cards, size=size, keep_best=params.no_tool)
+            for b in grid]
 
 
 def choose_bars(curve: Sequence[Mapping[str, float]], tolerance: float) -> Mapping[str, float]:
     """The shortest menus whose R_menu is within `tolerance` of no bars' (ties: the higher
     abstain rate, then the lower bars)."""
-    base = next(p for p in curve if p["read"] == p["write"] == p["relative"] == 0.0)
+    base = next(p for p in curve if p["read"] == p["write"] == p["relative"] == 0.0
+                and p.get("mass", 1.0) == 1.0)
     ok = [p for p in curve if p["r_menu"] >= base["r_menu"] - tolerance - 1e-12]
     return min(ok, key=lambda p: (round(p["menu_length"], 6), -p["abstain_rate"],
-                                  p["read"] + p["write"] + p["relative"]))
+                                  p["read"] + p["write"] + p["relative"] - p.get("mass", 1.0)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +251,8 @@ def tune_menus(
     threshold = model.threshold if model is not None else 0.0
     curve = menu_curve(tune, p_steps, threshold, cards, params, size=size)
     chosen = choose_bars(curve, params.r_menu_tolerance)
-    policy = MenuPolicy(MenuBars(chosen["read"], chosen["write"], chosen["relative"]), model)
+    policy = MenuPolicy(MenuBars(chosen["read"], chosen["write"], chosen["relative"],
+                                 chosen["mass"]), model)
     base = curve[0]
     families: dict[str, list[bool]] = {}
     for r, probs in zip(tune, p_steps, strict=True):
@@ -269,7 +281,8 @@ def held_out_requests(
     pairs_path: Path, traces: Sequence[Any], *, n_tune: int, n_fit: int
 ) -> tuple[list[LabeledQuery], dict[str, str]]:
     """Traced valid-split subgoals as labeled queries in their trace's session: the first
-    `n_tune` (the ranker's validation groups, in its order) tune, the next `n_fit` fit."""
+    `n_tune` (the ranker's validation groups, in its order) tune, the next `n_fit` fit
+    (`n_tune` 0: every one fits)."""
     from features.candidates import traced_valid_queries
     from features.dataset import PAIRS_SCHEMA, scan_parquet
 
@@ -299,7 +312,7 @@ def draw_plot(path: Path, curve: Sequence[Mapping[str, float]],
                      c=[p["abstain_rate"] for p in curve], cmap="viridis", s=14)
     ax.scatter([chosen["menu_length"]], [chosen["r_menu"]], marker="*", s=220, c="red",
                label=f"chosen: read {chosen['read']}, write {chosen['write']}, "
-                     f"relative {chosen['relative']}")
+                     f"relative {chosen['relative']}, mass {chosen['mass']}")
     ax.set_xlabel("mean menu length (tune requests with gold)")
     ax.set_ylabel("R_menu")
     ax.set_title("menu bars: length against recall")
@@ -335,6 +348,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--retriever", required=True, help="the fine-tuned bi-encoder dir")
     parser.add_argument("--reranker", required=True, help="the cross-encoder dir")
     parser.add_argument("--ltr", required=True, help="the ranker dir (train_ltr)")
+    parser.add_argument("--valid", help="labeled requests with gold phrased unlike the traces "
+                        "(JSONL): the tune half's requests with gold, instead of the ranker's "
+                        "validation subgoals")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
@@ -352,8 +368,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     cards: list[ToolCard] = list(load_catalog(args.catalog).items)
     traces = load_traces(args.traces, known_tools=[c.tool_id for c in cards]).items
     no_tool = [q for q in load_queries(args.no_tool).items if not q.gold]
+    valid = [q for q in load_queries(args.valid).items if q.gold] if args.valid else []
     served, half = held_out_requests(Path(args.train_dir) / "pairs.parquet", traces,
-                                     n_tune=n_tune, n_fit=params.n_fit_queries)
+                                     n_tune=0 if valid else n_tune,
+                                     n_fit=params.n_fit_queries + (n_tune if valid else 0))
+    served += valid
+    half |= {q.query_id: "tune" for q in valid}
     half |= {q.query_id: "fit" if (q.slices or ("none",))[0] in params.fit_families else "tune"
              for q in no_tool}
     with tempfile.TemporaryDirectory(prefix="toolsift-menus-") as tmp:
@@ -368,10 +388,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     tuned.policy.save(out_dir / "menus.json")
-    with (out_dir / "curve.csv").open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(tuned.curve[0]))
-        writer.writeheader()
-        writer.writerows({k: round(v, 4) for k, v in p.items()} for p in tuned.curve)
+    for name, rows_out in (("curve.csv", tuned.curve), ("thresholds.csv", tuned.thresholds)):
+        with (out_dir / name).open("w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows_out[0]) if rows_out else [])
+            writer.writeheader()
+            writer.writerows({k: round(v, 4) for k, v in p.items()} for p in rows_out)
     draw_plot(Path(args.plot), tuned.curve, tuned.thresholds, tuned.metrics["chosen"],
               tuned.metrics["threshold"])
     metrics = {**tuned.metrics, "stage_seconds": round(time.perf_counter() - t0, 1)}
@@ -382,7 +403,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"tune_menus: threshold {metrics['threshold']:.3f} (tune: abstains on "
         f"{c['abstain_rate']:.3f} of held-out no-tool families, {c['false_abstain']:.3f} with "
-        f"gold); bars read {c['read']} write {c['write']} relative {c['relative']}: menu "
+        f"gold); bars read {c['read']} write {c['write']} relative {c['relative']} mass "
+        f"{c['mass']}: menu "
         f"{b['menu_length']:.2f} -> {c['menu_length']:.2f}, R_menu {b['r_menu']:.3f} -> "
         f"{c['r_menu']:.3f} in {metrics['stage_seconds']:.0f}s -> {out_dir / 'menus.json'}"
     )
