@@ -253,8 +253,7 @@ def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):
         {"connections": ["github", "kubernetes", "slack"]},
     )
     first = {s.subgoal.text.split()[0].lower(): s.menu_ids for s in found.steps}
-    assert first["find"][0] in {"github.compare_commits", "github.list_commits",
-                                "github.create_pull_request"}
+    assert first["find"][0] in {"github.compare_commits", "github.list_commits"}
     assert first["check"][0] == "k8s.get_rollout_status"
     assert first["tell"][0] == "slack.post_message"
     assert all(t.startswith("slack.") for t in first["tell"])
