@@ -6,7 +6,7 @@ import pytest
 from decompose_cards import CARDS, CHECKOUT, R, W, card
 
 from serving.decompose import DecomposerVocabulary, RuleDecomposer
-from serving.selection import Subgoal
+from serving.model.selection import Subgoal
 
 
 @pytest.fixture(scope="module")

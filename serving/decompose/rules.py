@@ -1,7 +1,7 @@
 """`RuleDecomposer`: offline, deterministic decomposition of a request into subgoals.
 
 It splits on sentence and clause boundaries (`clauses`), reads operations off the verbs
-in `serving.vocab.OPERATIONS`, and finds entities and connections with a
+in `serving.model.vocab.OPERATIONS`, and finds entities and connections with a
 `DecomposerVocabulary` built from the tool cards.
 """
 
@@ -53,8 +53,8 @@ from serving.decompose.vocabulary import (
     WH_WORDS,
     DecomposerVocabulary,
 )
-from serving.selection import Subgoal
-from serving.vocab import OPERATIONS, Operation
+from serving.model.selection import Subgoal
+from serving.model.vocab import OPERATIONS, Operation
 
 _ADJACENT_RE = re.compile(r"(?:\s+(?:me|us))*\s+")
 _FIRST_WORD_RE = re.compile(r"[\w'’][\w'’\-]*")
