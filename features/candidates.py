@@ -73,7 +73,7 @@ class RuntimeCandidates:
     def __call__(self, queries: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[str]]:
         from tqdm import tqdm
 
-        from serving.selection import SessionContext
+        from serving.model.selection import SessionContext
 
         started = time.perf_counter()
         subgoals = [self._annotate(text) for text, _ in queries]

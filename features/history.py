@@ -12,9 +12,9 @@ from functools import cache
 import polars as pl
 
 from features.mining import normalised
-from serving.ranker_features import History, capability_keys
-from serving.schema import Trace
-from serving.selection import Subgoal
+from serving.model.schema import Trace
+from serving.model.selection import Subgoal
+from serving.stages.ranker_features import History, capability_keys
 
 Event = tuple[tuple[str, ...], str, bool]  # (capability keys, tool id, success)
 

@@ -1,7 +1,7 @@
 """Trace mining: labeled (query, tool) pairs with provenance, split by request.
 
 Input is a lazy frame of trace events (`TRACE_SCHEMA`). The stage builds it from a JSONL
-trace file validated by `serving.io.load_traces` (bad lines quarantined and counted); at
+trace file validated by `serving.model.io.load_traces` (bad lines quarantined and counted); at
 scale, traces kept as (hive-)partitioned Parquet with the same columns are scanned lazily
 with `scan_trace_parquet` and go through the same functions unchanged. Work on whole
 columns stays lazy; Python touches only *distinct* values (query texts to hash, request
@@ -65,7 +65,7 @@ from features.negatives import (
     rerank_hard,
 )
 from features.synthetic import QueryGenerator, TemplateQueryGenerator, query_rng
-from serving.schema import ToolCard, Trace
+from serving.model.schema import ToolCard, Trace
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,8 @@ class SplitLeakError(ValueError):
 
 
 def traces_frame(traces: Iterable[Trace]) -> pl.LazyFrame:
-    """Validated trace events (from `serving.io.load_traces`) as a lazy `TRACE_SCHEMA` frame."""
+    """Validated trace events (from `serving.model.io.load_traces`) as a lazy `TRACE_SCHEMA`
+    frame."""
     cols: dict[str, list[Any]] = {name: [] for name in TRACE_SCHEMA}
     for t in traces:
         cols["request_id"].append(t.request_id)

@@ -116,7 +116,7 @@ def cap_negatives(negatives: pl.LazyFrame, per_query: int) -> pl.LazyFrame:
 class IndexNegativeMiner:
     """Top-`depth` BM25 and dense hits of a bundle's index, as a `HardNegativeSource`.
 
-    BM25 goes through `serving.retrieve.BM25Retriever.search` (bm25s `get_scores`, the
+    BM25 goes through `serving.stages.retrieve.BM25Retriever.search` (bm25s `get_scores`, the
     runtime's path). Dense encodes all distinct query texts in one batched call with the
     bundle's retriever and scores them against the bundle embeddings in chunks of
     `chunk_size` queries (bounded memory at 100k tools). Encoding is the cost (~225
@@ -145,8 +145,8 @@ class IndexNegativeMiner:
     def __call__(self, queries: Sequence[str]) -> pl.DataFrame:
         from tqdm import tqdm
 
-        from serving.encoder import Encoder
-        from serving.retrieve import BM25Retriever, top_n
+        from serving.bundle.encoder import Encoder
+        from serving.stages.retrieve import BM25Retriever, top_n
 
         tool_ids = [c.tool_id for c in self.bundle.cards]
         mask = np.ones(len(tool_ids), dtype=bool)

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from serving.schema import LabeledQuery, LabeledSubgoal
+from serving.model.schema import LabeledQuery, LabeledSubgoal
 
 FAMILIES: Mapping[str, tuple[str, ...]] = {
     "small_talk": (

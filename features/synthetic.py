@@ -50,8 +50,8 @@ from serving.decompose.llm import (
     LLMAnswerError,
     chat_completion,
 )
-from serving.schema import ToolCard
-from serving.vocab import (
+from serving.model.schema import ToolCard
+from serving.model.vocab import (
     AMBIGUOUS_VERBS,
     CALLER,
     IMPLEMENTER_SUBJECT,

@@ -150,8 +150,8 @@ def discover(
     public_key: PublicKeyOpt = None,
 ) -> None:
     """Decompose a request, retrieve, filter and rerank, and print each subgoal's menu."""
-    from serving.disclose import catalog_tokens
     from serving.selector import Selector
+    from serving.stages.disclose import catalog_tokens
 
     selector = Selector.from_bundle(
         bundle, expect_version=bundle_version, public_key=public_key
@@ -163,7 +163,7 @@ def discover(
         context["scopes"] = _csv(scopes)
     result = selector.discover(request, context)
     if trace is not None:
-        from serving.tracelog import TraceWriter
+        from serving.calls.tracelog import TraceWriter
 
         TraceWriter(trace).append(result.trace_record())
     whole = catalog_tokens(selector.bundle.cards)
@@ -235,7 +235,7 @@ def describe(
     public_key: PublicKeyOpt = None,
 ) -> None:
     """Print a tool's full card from the bundle's snapshot."""
-    from serving.bundle import load_bundle
+    from serving.bundle.files import load_bundle
 
     loaded = load_bundle(bundle, expect_version=bundle_version, public_key=public_key)
     cards = {c.tool_id: c for c in loaded.cards}
@@ -257,7 +257,7 @@ def check(
     ] = None,
 ) -> None:
     """Validate a catalog, trace or labeled-query file; print each bad line's file:line: field."""
-    from serving.io import LoadResult, load_catalog, load_queries, load_traces
+    from serving.model.io import LoadResult, load_catalog, load_queries, load_traces
 
     known = [c.tool_id for c in load_catalog(catalog).items] if catalog else None
     result: LoadResult[Any]
@@ -284,7 +284,7 @@ def bundle_verify(
 ) -> None:
     """Check the format version, every file's sha256, the version id and (with a public
     key) the signature; exit 1 when the bundle is invalid."""
-    from serving.bundle import BundleError, read_cards, verify_bundle
+    from serving.bundle.files import BundleError, read_cards, verify_bundle
 
     try:
         manifest = verify_bundle(path, expect_version=bundle_version, public_key=public_key)
@@ -292,7 +292,7 @@ def bundle_verify(
     except BundleError as err:  # the verdict of a check, so exit 1 like lint findings
         _write_err(error_line(f"invalid bundle: {err}"))
         raise typer.Exit(1) from None
-    from serving.signing import configured_public_key
+    from serving.bundle.signing import configured_public_key
 
     signed = ""
     if configured_public_key(public_key) is not None:
@@ -310,7 +310,7 @@ def bundle_inspect(
     public_key: PublicKeyOpt = None,
 ) -> None:
     """Print the manifest: version, git rev, models, params, metrics."""
-    from serving.bundle import verify_bundle
+    from serving.bundle.files import verify_bundle
 
     manifest = verify_bundle(path, expect_version=bundle_version, public_key=public_key)
     out = manifest.to_dict()
@@ -324,7 +324,7 @@ def bundle_sign(
     key: Annotated[Path, typer.Option(help="Ed25519 private key (PEM, unencrypted).")],
 ) -> None:
     """Verify the bundle and write the Ed25519 signature of its version into the manifest."""
-    from serving.bundle import sign_bundle
+    from serving.bundle.files import sign_bundle
 
     manifest = sign_bundle(path, key)
     console.print(literal(f"signed {manifest.bundle_version} in {path}"))
@@ -337,7 +337,7 @@ def bundle_keygen(
     """Make an Ed25519 key pair for `bundle sign` / `--public-key`."""
     import os
 
-    from serving.signing import generate_keypair
+    from serving.bundle.signing import generate_keypair
 
     private, public = generate_keypair()
     pub = out.with_name(out.name + ".pub")
@@ -428,8 +428,8 @@ def run_import(
     derived field. Raises `InputError` / `ImporterError` when nothing can be imported.
     """
     from serving.catalog.importers import import_tools
-    from serving.io import write_jsonl
-    from serving.schema import RISKS
+    from serving.model.io import write_jsonl
+    from serving.model.schema import RISKS
 
     result = import_tools(
         path,
@@ -477,7 +477,7 @@ def run_lint(
 
     Unreadable card lines become `card_invalid` errors; with `ledger_path` the approval
     ledger is checked too (`not_approved`, `changed_after_approval`). Raises
-    `serving.io.InputError` when the catalog or ledger cannot be read at all.
+    `serving.model.io.InputError` when the catalog or ledger cannot be read at all.
     """
     from serving.catalog.approvals import approval_findings
     from serving.catalog.findings import (
@@ -488,13 +488,13 @@ def run_lint(
         sort_findings,
     )
     from serving.catalog.lint import lint_catalog
-    from serving.io import load_catalog
+    from serving.model.io import load_catalog
 
     loaded = load_catalog(catalog_path)
     cards = loaded.items
     encoder = None
     if embed:
-        from serving.encoder import Encoder, stock_model_path
+        from serving.bundle.encoder import Encoder, stock_model_path
 
         encoder = Encoder(model_path or stock_model_path())
     findings = lint_catalog(
@@ -534,7 +534,7 @@ def run_approve(
     from serving.catalog import approvals
     from serving.catalog.findings import error_tool_ids
     from serving.catalog.lint import lint_catalog
-    from serving.io import load_catalog
+    from serving.model.io import load_catalog
 
     loaded = load_catalog(catalog_path)
     cards = loaded.items

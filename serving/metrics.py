@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from serving.text import tokenize
+from serving.model.text import tokenize
 
 Qrels = Mapping[str, Mapping[str, int]]
 Run = Mapping[str, Mapping[str, float]]

@@ -2,7 +2,7 @@
 
 One request: decompose -> per subgoal retrieve (masked by the session) -> fuse -> hard
 filters -> rerank to a menu -> disclose. Retrieve, fuse, filter and rerank are `Stage`s
-(`serving.selection`) that `run_stages` runs and times. Every stage's output and latency
+(`serving.model.selection`) that `run_stages` runs and times. Every stage's output and latency
 is kept for the trace, which is the next training run's input.
 """
 
@@ -18,9 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from serving.abstain import Abstention, step_signals
-from serving.ann import ApproximateDense
-from serving.bundle import (
+from serving.bundle.encoder import Encoder, PairScorer, Scorer, TextEncoder
+from serving.bundle.files import (
     RERANKER_DIR,
     RETRIEVER_DIR,
     Bundle,
@@ -32,7 +31,11 @@ from serving.bundle import (
     read_bundle,
     read_runtime,
 )
-from serving.calls import (
+from serving.bundle.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
+from serving.calls.gate import ActiveSet, SearchTools
+from serving.calls.observe import ObservationStore, follow_ups
+from serving.calls.policy import PolicyDecision, RiskPolicy
+from serving.calls.run import (
     CallOutcome,
     CallVerdict,
     ObservationLimits,
@@ -40,19 +43,24 @@ from serving.calls import (
     check_call,
     run_call,
 )
-from serving.config import RuntimeParams, utc_now
 from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
-from serving.disclose import Disclosure, disclose_discovery, disclose_selection
-from serving.encoder import Encoder, PairScorer, Scorer, TextEncoder
-from serving.filters import HardFilter
-from serving.gate import ActiveSet, SearchTools
-from serving.menu_policy import MenuBars, MenuPolicy, is_exact
-from serving.missing_access import MissingAccess, lacked, missing_access, unconnected_products
-from serving.observe import ObservationStore, follow_ups
-from serving.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
-from serving.policy import PolicyDecision, RiskPolicy
-from serving.ranker_features import FEATURE_NAMES
-from serving.rerank import (
+from serving.model.config import RuntimeParams, utc_now
+from serving.model.schema import ToolCard
+from serving.model.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
+from serving.model.text import request_text
+from serving.stages.abstain import Abstention, step_signals
+from serving.stages.ann import ApproximateDense
+from serving.stages.disclose import Disclosure, disclose_discovery, disclose_selection
+from serving.stages.filters import HardFilter
+from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact
+from serving.stages.missing_access import (
+    MissingAccess,
+    lacked,
+    missing_access,
+    unconnected_products,
+)
+from serving.stages.ranker_features import FEATURE_NAMES
+from serving.stages.rerank import (
     CrossEncoderReranker,
     CutStage,
     DenseOrderReranker,
@@ -62,7 +70,7 @@ from serving.rerank import (
     RerankStage,
     named_products,
 )
-from serving.retrieve import (
+from serving.stages.retrieve import (
     AccessIndex,
     BM25Retriever,
     CapabilityRetriever,
@@ -74,10 +82,7 @@ from serving.retrieve import (
     relevance_first,
     weighted_rrf,
 )
-from serving.routing import DomainRouter
-from serving.schema import ToolCard
-from serving.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
-from serving.text import request_text
+from serving.stages.routing import DomainRouter
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +104,7 @@ class StepResult:
     # menu's bars and the no-tool decision: the request-level order reads these, so a
     # menu sized by relevance leaves that order as it was
     shortlist: tuple[Candidate, ...] = ()
-    signals: tuple[float, ...] = ()  # `serving.abstain.step_signals`, SIGNAL_NAMES order
+    signals: tuple[float, ...] = ()  # `serving.stages.abstain.step_signals`, SIGNAL_NAMES order
     abstention: Abstention | None = None  # why the menu is empty, when it is
     missing: tuple[MissingAccess, ...] = ()  # what the session lacks for better tools
 
@@ -803,7 +808,7 @@ class Selector:
         self, ranked: Sequence[Candidate], signals: np.ndarray, lacking: Sequence[str]
     ) -> Abstention | None:
         """Why the step abstains, or None: the no-tool model's verdict on its `signals`
-        (`serving.abstain`), when the bundle has one. A step that names a tool exactly
+        (`serving.stages.abstain`), when the bundle has one. A step that names a tool exactly
         never abstains. `lacking`: the products it names that the session lacks (said in
         the reason; reported as missing whatever the decision, since a product name can
         also be a common word)."""

@@ -45,7 +45,7 @@ def fixture_bundle(tmp_path_factory, fixture_catalog) -> Path:
 @pytest.fixture(scope="session")
 def fixture_cards(fixture_catalog):
     """The fixture catalog's cards (the mining and sampling tests share them)."""
-    from serving.io import load_catalog
+    from serving.model.io import load_catalog
 
     return load_catalog(fixture_catalog, strict=True).items
 
@@ -54,7 +54,7 @@ def fixture_cards(fixture_catalog):
 def fixture_traces(fixture_cards):
     """tests/fixtures/traces.jsonl, validated against the fixture catalog (its bad lines
     skipped)."""
-    from serving.io import load_traces
+    from serving.model.io import load_traces
 
     return load_traces(
         FIXTURES / "traces.jsonl", known_tools=[c.tool_id for c in fixture_cards]

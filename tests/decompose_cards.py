@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 CHECKOUT = (
     "The checkout-service deploy failed last night. Find what changed, check the rollout, "

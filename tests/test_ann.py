@@ -3,8 +3,8 @@ the session mask, and the selector switches to it at `ann_threshold` tools."""
 
 import numpy as np
 
-from serving.ann import ApproximateDense
-from serving.retrieve import DenseRetriever
+from serving.stages.ann import ApproximateDense
+from serving.stages.retrieve import DenseRetriever
 
 
 def _catalog(n: int, dim: int = 32, seed: int = 0) -> np.ndarray:

@@ -2,10 +2,10 @@
 
 import pytest
 
-from serving.gate import ActiveSet, gate
-from serving.observe import ObservationStore, cap_observation
+from serving.calls.gate import ActiveSet, gate
+from serving.calls.observe import ObservationStore, cap_observation
+from serving.model.text import request_text
 from serving.selector import Selector
-from serving.text import request_text
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from serving.bundle.encoder import stock_model_path
+from serving.calls.policy import RiskPolicy
 from serving.catalog.approvals import (
     ApprovalError,
     approve,
@@ -13,10 +15,8 @@ from serving.catalog.approvals import (
     policy_excluding,
 )
 from serving.cli import run_approve
-from serving.config import RuntimeParams
-from serving.encoder import stock_model_path
-from serving.io import InputError, load_catalog
-from serving.policy import RiskPolicy
+from serving.model.config import RuntimeParams
+from serving.model.io import InputError, load_catalog
 from serving.selector import Selector
 from training.core.bundle_export import ExportParams, export_bundle
 from training.core.params import read_section

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from serving.io import load_catalog, load_queries, load_traces
-from serving.schema import TOOL_ID_RE
+from serving.model.io import load_catalog, load_queries, load_traces
+from serving.model.schema import TOOL_ID_RE
 from training.benchmarks.convert import Params, main, split_queries
 from training.benchmarks.reading import BenchmarkQuery
 

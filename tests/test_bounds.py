@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from serving.config import RuntimeParams
-from serving.selection import Subgoal
+from serving.model.config import RuntimeParams
+from serving.model.selection import Subgoal
 from serving.selector import Selector, bounded_request, bounded_subgoals, rerank_depth
 
 

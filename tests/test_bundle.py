@@ -4,7 +4,7 @@ import shutil
 import numpy as np
 import pytest
 
-from serving.bundle import (
+from serving.bundle.files import (
     CARDS,
     EMBEDDINGS,
     MANIFEST,
@@ -185,8 +185,8 @@ def test_undecodable_manifest_and_broken_cards_line_are_bundle_errors(bundle_cop
 
 
 def test_signed_bundles_verify_only_with_the_right_key(bundle_copy, tmp_path, monkeypatch):
-    from serving.bundle import sign_bundle
-    from serving.signing import ENV_PUBLIC_KEY, generate_keypair
+    from serving.bundle.files import sign_bundle
+    from serving.bundle.signing import ENV_PUBLIC_KEY, generate_keypair
 
     keys = {}
     for name in ("ours", "theirs"):

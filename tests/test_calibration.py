@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from serving.ranker_features import Calibration, fit_platt
+from serving.stages.ranker_features import Calibration, fit_platt
 from training.train_ltr import (
     Groups,
     Ranker,
@@ -87,7 +87,7 @@ class _Column:
 
 
 def test_order_comparison_and_the_unseen_tool_slice_by_hand() -> None:
-    from serving.ranker_features import FEATURE_NAMES
+    from serving.stages.ranker_features import FEATURE_NAMES
 
     col = {n: i for i, n in enumerate(FEATURE_NAMES)}
     # two groups of two; group 1's tool "a" is a train positive, group 2's tool "b" is not
@@ -177,7 +177,7 @@ def test_concat_groups_keeps_rows_sizes_and_tools_in_order():
 
 
 def test_named_tools_lead_the_validation_order_as_they_lead_the_menu() -> None:
-    from serving.ranker_features import FEATURE_NAMES
+    from serving.stages.ranker_features import FEATURE_NAMES
 
     col = {n: i for i, n in enumerate(FEATURE_NAMES)}
     x = np.zeros((5, len(FEATURE_NAMES)))

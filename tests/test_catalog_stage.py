@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from serving.io import load_catalog
+from serving.model.io import load_catalog
 from training.catalog import CatalogError, Params, main
 from training.core.params import ParamsError, params_from_mapping
 

@@ -10,7 +10,7 @@ from decompose_cards import CARDS
 
 
 def test_trace_cases_dedupe_retries_and_keep_order() -> None:
-    from serving.schema import Trace
+    from serving.model.schema import Trace
     from training.checks.decompose_check import SplitCase, cases_from_traces
 
     def event(rid: str, request: str, subgoal: str) -> Trace:
@@ -59,8 +59,8 @@ def test_split_scores_by_hand() -> None:
 
 
 def test_decompose_check_main_writes_metrics(tmp_path: Path) -> None:
-    from serving.io import write_jsonl
-    from serving.schema import Trace
+    from serving.model.io import write_jsonl
+    from serving.model.schema import Trace
     from training.checks.decompose_check import main
 
     catalog = tmp_path / "catalog.jsonl"

@@ -24,7 +24,7 @@ from serving.decompose import (
     make_decomposer,
     parse_decomposition,
 )
-from serving.selection import Subgoal
+from serving.model.selection import Subgoal
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 from decompose_cards import CARDS, CHECKOUT, R, W, card
 
 from serving.decompose import DecomposerVocabulary, RuleDecomposer
-from serving.selection import Subgoal
+from serving.model.selection import Subgoal
 
 
 @pytest.fixture(scope="module")
@@ -371,3 +371,13 @@ def test_a_quoted_product_name_is_a_value_not_a_named_product(rules: RuleDecompo
     assert only.required_access == ("slack",) and only.named_access == ()
     (named,) = rules.decompose("search the messages in Slack for 'outage'")
     assert named.named_access == ("slack",)
+
+
+def test_a_context_sentence_lends_its_names_not_its_object_nouns() -> None:
+    # "deploy" is an object the catalog knows: carried into "Find what changed" it turned a
+    # question about code changes into one about deployments
+    vocab = DecomposerVocabulary.from_cards(
+        [*CARDS, card("k8s.get_deployment", ["get:deployment"], ["deploy"], "kubernetes", R)])
+    (found,) = RuleDecomposer(vocab).decompose(
+        "The checkout-service deploy failed last night. Find what changed.")
+    assert found.text == "Find what changed (checkout-service)"

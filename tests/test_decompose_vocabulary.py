@@ -7,7 +7,7 @@ from decompose_cards import CARDS
 
 from serving.decompose import DecomposerVocabulary
 from serving.decompose.vocabulary import distinctive_connections
-from serving.schema import Requires, ToolCard
+from serving.model.schema import Requires, ToolCard
 
 
 @pytest.fixture(scope="module")

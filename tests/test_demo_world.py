@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from serving.io import load_catalog, load_queries, load_traces, write_jsonl
-from serving.schema import ToolCard
-from serving.vocab import OPERATIONS, parse_capability
+from serving.model.io import load_catalog, load_queries, load_traces, write_jsonl
+from serving.model.schema import ToolCard
+from serving.model.vocab import OPERATIONS, parse_capability
 from training import demo_world
 from training.core.params import ParamsError, load_params, params_from_mapping
 from training.demo import phrasing

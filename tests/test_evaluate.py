@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from serving import metrics as M
-from serving.io import load_catalog, load_queries
 from serving.metrics import GoldSubgoal, StepSets
+from serving.model.io import load_catalog, load_queries
 from training.core.baselines import rrf_ids
 from training.core.plots import plot_rows
 from training.core.scoring import (
@@ -345,7 +345,7 @@ def test_run_eval_cli_returns_the_same_shape(fixture_bundle):
 def test_model_caches_return_what_the_models_do(fixture_bundle, tmp_path):
     from sentence_transformers.cross_encoder import CrossEncoder
 
-    from serving.encoder import Encoder, PairScorer, stock_model_path
+    from serving.bundle.encoder import Encoder, PairScorer, stock_model_path
     from training.core.variants import CachedEncoder, CachedPairScorer
 
     plain = Encoder(fixture_bundle / "models" / "retriever")
@@ -371,8 +371,8 @@ def test_model_caches_return_what_the_models_do(fixture_bundle, tmp_path):
 
 
 def test_reranker_precision_is_checked():
-    from serving.config import RuntimeParams
-    from serving.encoder import PairScorer
+    from serving.bundle.encoder import PairScorer
+    from serving.model.config import RuntimeParams
 
     assert RuntimeParams.from_dict({"reranker_precision": "auto"}).reranker_precision == "auto"
     with pytest.raises(ValueError, match="reranker_precision 'fp16'"):
@@ -382,7 +382,7 @@ def test_reranker_precision_is_checked():
 
 
 def test_retrieval_prior_order_is_checked():
-    from serving.config import RuntimeParams
+    from serving.model.config import RuntimeParams
 
     assert RuntimeParams().retrieval_prior_order == "fused"  # bundles from before the knob
     assert RuntimeParams.from_dict({"retrieval_prior_order": "dense"}).retrieval_prior_order \

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from serving.io import InputError, load_catalog, load_queries, load_traces
-from serving.schema import FieldError, ToolCard, Trace
-from serving.selection import SessionContext
+from serving.model.io import InputError, load_catalog, load_queries, load_traces
+from serving.model.schema import FieldError, ToolCard, Trace
+from serving.model.selection import SessionContext
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BASE = json.loads((FIXTURES / "catalog.jsonl").read_text().splitlines()[0])

@@ -4,7 +4,7 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from serving.gate import (
+from serving.calls.gate import (
     GATE_HINT,
     SEARCH_TOOLS_DEFINITION,
     SEARCH_TOOLS_NAME,
@@ -12,7 +12,7 @@ from serving.gate import (
     SearchTools,
     gate,
 )
-from serving.validate import schema_errors
+from serving.calls.validate import schema_errors
 
 # a tiny catalog: tool id -> one-liner; discovery is a plain word match over it
 CATALOG = {

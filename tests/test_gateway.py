@@ -31,8 +31,8 @@ from serving.catalog.approvals import approve, load_ledger
 from serving.gateway.config import ConfigError, ServerSpec, parse_config
 from serving.gateway.demo import DemoOptions, demo_tools
 from serving.gateway.registry import build_registry, import_server
-from serving.io import load_catalog
-from serving.schema import ToolCard
+from serving.model.io import load_catalog
+from serving.model.schema import ToolCard
 
 CLI = ["-c", "from training.core.cli import app; app()"]
 ENV = {k: os.environ[k] for k in ("PYTHONPATH", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE",
@@ -309,7 +309,7 @@ def test_the_gateway_traces_load_and_feed_mining(http_gateway, fixture_traces, m
     from typer.testing import CliRunner
 
     from features.mining import mine_pairs, traces_frame
-    from serving.io import load_traces
+    from serving.model.io import load_traces
     from training.core.cli import app
 
     async def scenario():

@@ -3,15 +3,15 @@ import json
 
 import pytest
 
+from serving.bundle.encoder import Encoder, stock_model_path
 from serving.catalog.approvals import approve
 from serving.catalog.findings import SEVERITY, Finding, LintConfig
 from serving.catalog.lint import lint_catalog
 from serving.catalog.security_rules import injected_instructions
 from serving.catalog.shadowing import fold_identifier
 from serving.cli import run_lint
-from serving.encoder import Encoder, stock_model_path
-from serving.io import load_catalog
-from serving.schema import ToolCard
+from serving.model.io import load_catalog
+from serving.model.schema import ToolCard
 
 BASE = {
     "domain": "source_control",
@@ -333,8 +333,8 @@ def test_a_third_party_tool_whose_name_writes_but_claims_read_only_is_flagged():
 
 
 def test_security_eval_variants_are_flagged_and_keep_their_risk_decision(fixture_catalog):
-    from serving.io import load_queries
-    from serving.policy import RiskPolicy
+    from serving.calls.policy import RiskPolicy
+    from serving.model.io import load_queries
     from training.core.attacks import ATTACK_KINDS
     from training.security_eval import (
         Params,

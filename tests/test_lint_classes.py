@@ -7,8 +7,8 @@ import pytest
 
 from serving.catalog.lint import lint_catalog
 from serving.catalog.poison_rules import other_server_claims, poison_findings
-from serving.io import load_catalog
-from serving.schema import ToolCard
+from serving.model.io import load_catalog
+from serving.model.schema import ToolCard
 from training.core.poison_styles import (
     SECOND_SET_TEXTS,
     real_false_alarms,

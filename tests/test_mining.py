@@ -26,10 +26,10 @@ from features.mining import (
 from features.negatives import HARD_SCHEMA, IndexNegativeMiner
 from features.sampling import SamplingParams, sample_explore, sample_uniform, train_positives
 from features.synthetic import TemplateQueryGenerator, query_rng
-from serving.bundle import load_bundle
-from serving.encoder import Encoder
-from serving.retrieve import BM25Retriever, top_n
-from serving.schema import ToolCard, Trace
+from serving.bundle.encoder import Encoder
+from serving.bundle.files import load_bundle
+from serving.model.schema import ToolCard, Trace
+from serving.stages.retrieve import BM25Retriever, top_n
 from training.mine import Params
 
 TRACES = Path(__file__).parent / "fixtures" / "traces.jsonl"

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from serving.observe import (
+from serving.calls.observe import (
     ObservationStore,
     UnknownHandleError,
     actionable_clauses,
@@ -16,8 +16,8 @@ from serving.observe import (
     follow_ups,
     normalise,
 )
-from serving.selection import Subgoal
-from serving.vocab import OPERATIONS
+from serving.model.selection import Subgoal
+from serving.model.vocab import OPERATIONS
 
 
 def cap(payload, **kw):

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from serving.bundle import verify_bundle
-from serving.onnx_models import (
+from serving.bundle.files import verify_bundle
+from serving.bundle.onnx_models import (
     EXTERNAL_DATA_SUFFIX,
     ONNX_CONFIG,
     ONNX_FILES,
@@ -28,7 +28,7 @@ def reranker_bundle(tmp_path_factory, fixture_catalog):
     the torch-free path need no trained one), so both encoders are ONNX in it."""
     from sentence_transformers.cross_encoder import CrossEncoder
 
-    from serving.encoder import stock_model_path
+    from serving.bundle.encoder import stock_model_path
     from training.export import main
 
     tmp = tmp_path_factory.mktemp("onnx")
@@ -54,7 +54,7 @@ def test_export_stage_writes_hashed_onnx(reranker_bundle):
 
 @pytest.mark.parametrize(("weights", "min_cosine"), [("fp32", 0.9999), ("int8", 0.85)])
 def test_onnx_bi_encoder_matches_torch(fixture_bundle, weights, min_cosine):
-    from serving.encoder import Encoder
+    from serving.bundle.encoder import Encoder
 
     model = fixture_bundle / "models" / "retriever"
     torch_vectors = Encoder(model).encode(TEXTS)
@@ -67,7 +67,7 @@ def test_onnx_bi_encoder_matches_torch(fixture_bundle, weights, min_cosine):
 
 @pytest.mark.parametrize(("weights", "tolerance"), [("fp32", 1e-3), ("int8", 0.5)])
 def test_onnx_cross_encoder_matches_torch(cross_encoder_dir, weights, tolerance):
-    from serving.encoder import PairScorer
+    from serving.bundle.encoder import PairScorer
 
     pairs = [(t, "github.list_commits: list commits on a branch") for t in TEXTS]
     torch_scores = PairScorer(cross_encoder_dir).score(pairs)
@@ -108,7 +108,7 @@ def test_selector_runs_with_torch_unimportable(reranker_bundle):
 
 
 def test_backend_is_a_runtime_param(fixture_bundle):
-    from serving.encoder import Encoder
+    from serving.bundle.encoder import Encoder
     from serving.selector import Selector
 
     torch_selector = Selector.from_bundle(fixture_bundle, overrides={"encoder_backend": "torch"})

@@ -6,7 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from serving.disclose import (
+from serving.calls.policy import RiskPolicy
+from serving.model.io import load_catalog
+from serving.model.selection import Candidate, Selection, SessionContext, Subgoal
+from serving.model.text import estimate_tokens
+from serving.selector import Selector
+from serving.stages.disclose import (
     catalog_tokens,
     contenders,
     disclose_discovery,
@@ -14,10 +19,8 @@ from serving.disclose import (
     disclose_recovery,
     discovery_line,
 )
-from serving.filters import HardFilter
-from serving.io import load_catalog
-from serving.policy import RiskPolicy
-from serving.rerank import (
+from serving.stages.filters import HardFilter
+from serving.stages.rerank import (
     CrossEncoderReranker,
     DenseOrderReranker,
     FusedOrderReranker,
@@ -26,9 +29,6 @@ from serving.rerank import (
     rank_fusion,
     tie_break_audit,
 )
-from serving.selection import Candidate, Selection, SessionContext, Subgoal
-from serving.selector import Selector
-from serving.text import estimate_tokens
 
 ACCEPTANCE = (
     "The checkout-service deploy failed last night. Find what changed, check the rollout, "
@@ -327,7 +327,7 @@ def test_exact_tool_id_always_reaches_the_candidates(selector):
 
 
 def test_trace_record_round_trips_into_training_events(selector):
-    from serving.schema import traces_from_record
+    from serving.model.schema import traces_from_record
 
     result = selector.discover(ACCEPTANCE, {"connections": ["github", "kubernetes", "slack"]})
     chosen = [s.menu_ids[0] for s in result.steps]
@@ -348,8 +348,9 @@ def test_search_tools_widens(selector):
 
 def test_import_serving_pulls_no_offline_stack():
     code = (
-        "import sys, serving, serving.selector, serving.cli, serving.gate, serving.policy, "
-        "serving.validate, serving.observe, serving.calls, serving.tracelog, serving.decompose, "
+        "import sys, serving, serving.selector, serving.cli, serving.calls.gate, "
+        "serving.calls.policy, serving.calls.validate, serving.calls.observe, serving.calls.run, "
+        "serving.calls.tracelog, serving.decompose, "
         "serving.catalog.lint, serving.catalog.importers, serving.catalog.approvals\n"
         "heavy = {'polars', 'mlflow', 'dvc', 'datasets', 'lightgbm', 'torch', "
         "'sentence_transformers', 'transformers'}\n"
@@ -388,8 +389,8 @@ def test_cli_help_and_discover_json(fixture_bundle):
 
 
 def test_an_allowed_call_runs_and_comes_back_capped_behind_a_handle(selector):
-    from serving.calls import ObservationLimits
-    from serving.observe import ObservationStore
+    from serving.calls.observe import ObservationStore
+    from serving.calls.run import ObservationLimits
 
     ctx = {"connections": ["github", "kubernetes", "slack"]}
     result = selector.discover(ACCEPTANCE, ctx)
@@ -459,7 +460,7 @@ def test_calls_are_gated_validated_then_policed(selector):
     assert post.status == "confirm" and not post.may_execute
 
     search = selector.search_tools_tool(ctx)
-    from serving.gate import ActiveSet
+    from serving.calls.gate import ActiveSet
 
     active, reply = search("read the logs of a pod", ActiveSet.of(rollout.menu_ids))
     assert "k8s.get_pod_logs" in active

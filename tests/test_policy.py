@@ -4,8 +4,8 @@ from typing import Any
 import pytest
 import yaml
 
-from serving.policy import Decision, PolicyConfigError, PolicyDecision, RiskPolicy
-from serving.schema import FieldError, ToolCard
+from serving.calls.policy import Decision, PolicyConfigError, PolicyDecision, RiskPolicy
+from serving.model.schema import FieldError, ToolCard
 
 
 def card(tool_id: str, risk: str, **fields: Any) -> ToolCard:

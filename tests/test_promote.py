@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from serving.bundle import BundleError, verify_bundle
-from serving.config import RuntimeParams
-from serving.encoder import stock_model_path
-from serving.io import load_catalog, load_queries
+from serving.bundle.encoder import stock_model_path
+from serving.bundle.files import BundleError, verify_bundle
+from serving.model.config import RuntimeParams
+from serving.model.io import load_catalog, load_queries
 from serving.selector import Selector
 from training.core import registry
 from training.core.bundle_export import ExportParams, export_bundle
@@ -300,7 +300,7 @@ def test_a_production_bundle_this_runtime_cannot_load_is_compared_by_its_recorde
 ):
     import shutil
 
-    from serving.bundle import finalize_manifest
+    from serving.bundle.files import finalize_manifest
 
     # a verified bundle from a runtime with a knob this one does not know
     old = tmp_path / "old"

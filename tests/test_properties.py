@@ -17,11 +17,11 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from serving.calls.gate import ActiveSet, gate  # noqa: E402
 from serving.cli import main  # noqa: E402
-from serving.gate import ActiveSet, gate  # noqa: E402
-from serving.io import load_catalog, load_queries, load_traces, parse_json_line  # noqa: E402
-from serving.schema import FieldError, LabeledQuery, ToolCard, Trace  # noqa: E402
-from serving.selection import SessionContext  # noqa: E402
+from serving.model.io import load_catalog, load_queries, load_traces, parse_json_line  # noqa: E402
+from serving.model.schema import FieldError, LabeledQuery, ToolCard, Trace  # noqa: E402
+from serving.model.selection import SessionContext  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CARD_LINES = (FIXTURES / "catalog.jsonl").read_text().splitlines()

@@ -12,9 +12,10 @@ import lightgbm
 import numpy as np
 import pytest
 
-from serving.bundle import BundleError, finalize_manifest, load_bundle, load_ranker
-from serving.io import load_catalog
-from serving.ranker_features import (
+from serving.bundle.files import BundleError, finalize_manifest, load_bundle, load_ranker
+from serving.model.io import load_catalog
+from serving.model.selection import Candidate, Subgoal
+from serving.stages.ranker_features import (
     FEATURE_NAMES,
     MISSING_RANK,
     MISSING_SCORE,
@@ -24,7 +25,6 @@ from serving.ranker_features import (
     exploration_bonus,
     feature_matrix,
 )
-from serving.selection import Candidate, Subgoal
 from training.train_ltr import WITHOUT_LOGIT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,9 +100,9 @@ def test_exploration_bonus_shrinks_with_history_and_is_capped():
 def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     tmp_path, monkeypatch, fixture_catalog, fixture_bundle
 ):
-    from serving.encoder import stock_model_path
-    from serving.rerank import LearnedReranker
+    from serving.bundle.encoder import stock_model_path
     from serving.selector import Selector
+    from serving.stages.rerank import LearnedReranker
     from training import export, mine, train_ltr
     from training.train_reranker import load_cross_encoder
 
@@ -272,7 +272,7 @@ class _ReversingScorer:
 def test_features_but_the_logit_do_not_depend_on_the_reranker(cards):
     # train_ltr replays its more groups through the fused order instead of the
     # cross-encoder: a ranker without the logit must see the same rows either way
-    from serving.rerank import CrossEncoderReranker, FusedOrderReranker
+    from serving.stages.rerank import CrossEncoderReranker, FusedOrderReranker
 
     subgoal = Subgoal("list commits")
     found = [
@@ -299,8 +299,8 @@ def test_features_but_the_logit_do_not_depend_on_the_reranker(cards):
 
 def test_history_from_traces_keys_events_by_the_request_id_mining_gives_them():
     from features.history import history_from_traces, request_key
-    from serving.schema import Trace
-    from serving.selection import Subgoal
+    from serving.model.schema import Trace
+    from serving.model.selection import Subgoal
 
     traces = [
         Trace("list commits", "git.log", True, request_id="r1", ts="2026-10-02T00:00:00Z"),

@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from serving.retrieve import relevance_first, weighted_rrf
 from serving.selector import Selector
+from serving.stages.retrieve import relevance_first, weighted_rrf
 
 SPLIT = (
     "The checkout-service deploy failed last night. Find what changed, check the rollout, "
@@ -104,7 +104,7 @@ def test_request_order_must_be_known(fixture_bundle) -> None:
 def test_request_order_check_scores_the_runtime_orders(selector) -> None:
     import polars as pl
 
-    from serving.schema import Trace
+    from serving.model.schema import Trace
     from training.checks.request_order_check import orders_of, score, validation_requests
 
     d = selector.discover(SPLIT)

@@ -1,9 +1,11 @@
 import numpy as np
 import pytest
 
-from serving.bundle import build_capability_index
-from serving.io import load_catalog
-from serving.retrieve import (
+from serving.bundle.files import build_capability_index
+from serving.model.io import load_catalog
+from serving.model.selection import Selection, SessionContext, Subgoal, run_stages
+from serving.model.text import tokenize
+from serving.stages.retrieve import (
     AccessIndex,
     BM25Retriever,
     CapabilityRetriever,
@@ -15,8 +17,6 @@ from serving.retrieve import (
     rrf_fuse,
     top_n,
 )
-from serving.selection import Selection, SessionContext, Subgoal, run_stages
-from serving.text import tokenize
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ domains on the fixture bundle."""
 
 import numpy as np
 
-from serving.routing import DomainRouter
 from serving.selector import Selector
+from serving.stages.routing import DomainRouter
 
 
 def test_centroids_and_top_domains_by_hand():

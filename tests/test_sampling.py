@@ -241,7 +241,7 @@ def test_runtime_groups_by_hand():
 
 
 def test_runtime_candidates_are_the_menu_stage_input(fixture_bundle):
-    from serving.selection import SessionContext
+    from serving.model.selection import SessionContext
     from serving.selector import Selector
 
     source = RuntimeCandidates(fixture_bundle)

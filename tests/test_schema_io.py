@@ -3,8 +3,14 @@ from pathlib import Path
 
 import pytest
 
-from serving.io import InputError, load_catalog, load_queries, load_traces, quarantine_path_for
-from serving.schema import BundleManifest, LabeledQuery, ToolCard, Trace, traces_from_record
+from serving.model.io import (
+    InputError,
+    load_catalog,
+    load_queries,
+    load_traces,
+    quarantine_path_for,
+)
+from serving.model.schema import BundleManifest, LabeledQuery, ToolCard, Trace, traces_from_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

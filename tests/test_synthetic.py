@@ -25,8 +25,8 @@ from features.synthetic import (
     query_rng,
     sentence_intent,
 )
-from serving.io import load_catalog
-from serving.schema import ToolCard
+from serving.model.io import load_catalog
+from serving.model.schema import ToolCard
 
 
 @pytest.fixture(scope="module")

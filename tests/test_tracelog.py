@@ -9,21 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from serving.io import InputError
-from serving.tracelog import (
+from serving.calls.tracelog import (
     TraceFileError,
     TraceRecordError,
     TraceWriter,
     read_trace_records,
     serialise_record,
 )
+from serving.model.io import InputError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 # a child that appends records as fast as it can until it is killed
 WRITER_SCRIPT = """
 import sys
-from serving.tracelog import TraceWriter
+from serving.calls.tracelog import TraceWriter
 writer = TraceWriter(sys.argv[1])
 i = 0
 while True:

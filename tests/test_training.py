@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from features.dataset import PAIRS_SCHEMA, RERANKER_SCHEMA, RETRIEVER_SCHEMA, write_parquet
-from serving.io import load_catalog
+from serving.model.io import load_catalog
 from training import train_reranker as RR
 from training import train_retriever as TR
 from training.core import encoder_training as ET
@@ -66,7 +66,7 @@ def tiny_model(tmp_path_factory) -> Path:
     from sentence_transformers import SentenceTransformer
     from transformers import AutoTokenizer, BertConfig, BertModel
 
-    from serving.encoder import stock_model_path
+    from serving.bundle.encoder import stock_model_path
 
     root = tmp_path_factory.mktemp("tiny")
     tokenizer = AutoTokenizer.from_pretrained(str(stock_model_path()))

@@ -8,7 +8,7 @@ import lightgbm
 import numpy as np
 import pytest
 
-from serving.trees import TreeEnsemble, TreeModelError
+from serving.stages.trees import TreeEnsemble, TreeModelError
 
 
 def _ranker_data(seed: int) -> tuple[np.ndarray, np.ndarray, list[int]]:

@@ -2,9 +2,9 @@ from typing import Any
 
 import pytest
 
-from serving.schema import ToolCard
-from serving.selection import SessionContext
-from serving.validate import validate_arguments
+from serving.calls.validate import validate_arguments
+from serving.model.schema import ToolCard
+from serving.model.selection import SessionContext
 
 ISSUE_SCHEMA = {
     "type": "object",

@@ -42,8 +42,8 @@ from typing import Any
 from serving.catalog.findings import Finding, count_findings
 from serving.catalog.importers import import_tools
 from serving.catalog.lint import lint_catalog
-from serving.io import load_catalog, quarantine_path_for, write_jsonl
-from serving.schema import ToolCard
+from serving.model.io import load_catalog, quarantine_path_for, write_jsonl
+from serving.model.schema import ToolCard
 from training.core.metrics_io import write_metrics
 from training.core.params import ParamsError, load_params, optional
 
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     log.info(base.summary(args.base_catalog))
     encoder = None
     if params.embed:
-        from serving.encoder import Encoder, stock_model_path
+        from serving.bundle.encoder import Encoder, stock_model_path
 
         encoder = Encoder(stock_model_path())
     result = build_catalog(base.items, params, root=Path(args.root), encoder=encoder)

@@ -4,7 +4,7 @@ The world exercises the failure modes a tool selector meets in real catalogs: ne
 families (one capability on several servers, and look-alikes across domains), cryptic legacy
 tools, cold new tools, multi-part requests and requests that no tool can serve. It is built
 from data tables (domains -> entities with synonyms, example values and parameters -> the
-operations of `serving.vocab`), so every tool, trace and query is a combination of them.
+operations of `serving.model.vocab`), so every tool, trace and query is a combination of them.
 
 Everything is drawn from `random.Random` streams derived from the one seed, and every date is
 relative to `world_date`, so the same params give byte-identical files. Eval requests are
@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from serving.io import write_jsonl
+from serving.model.io import write_jsonl
 from training.core.params import load_params
 from training.demo.params import SECTION, WorldParams
 from training.demo.world import generate_world, summarize

@@ -42,8 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from serving import metrics as M
-from serving.bundle import load_bundle
-from serving.io import load_queries
+from serving.bundle.files import load_bundle
+from serving.model.io import load_queries
 from serving.selector import Selector
 from training.core.baselines import PlainRetrievers
 from training.core.metrics_io import write_metrics

@@ -19,9 +19,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from serving.config import RuntimeParams
-from serving.encoder import stock_model_path
-from serving.io import load_catalog, quarantine_path_for
+from serving.bundle.encoder import stock_model_path
+from serving.model.config import RuntimeParams
+from serving.model.io import load_catalog, quarantine_path_for
 from training.core.bundle_export import ExportParams, export_bundle
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section

@@ -43,8 +43,8 @@ from features.sampling import (
     train_positives,
 )
 from features.synthetic import GENERATORS, LLMQueryGenerator, QueryGenerator, make_query_generator
-from serving.io import load_catalog, load_traces, quarantine_path_for
-from serving.schema import ToolCard, Trace
+from serving.model.io import load_catalog, load_traces, quarantine_path_for
+from serving.model.schema import ToolCard, Trace
 from training.core.metrics_io import write_metrics
 from training.core.params import ParamsError, load_params
 
@@ -222,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    from serving.bundle import load_bundle
+    from serving.bundle.files import load_bundle
     from training.core.tracking import log_dataset_digest, log_metrics, stage_run
 
     params = load_params(args.params, STAGE, Params)

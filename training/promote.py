@@ -39,9 +39,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from serving.bundle import BundleError, verify_bundle
-from serving.io import load_queries
-from serving.schema import LabeledQuery
+from serving.bundle.files import BundleError, verify_bundle
+from serving.model.io import load_queries
+from serving.model.schema import LabeledQuery
 from serving.selector import Selector
 from training.core.metrics_io import write_metrics
 from training.core.params import ParamsError, load_params

@@ -44,6 +44,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from serving.calls.policy import RiskPolicy
 from serving.catalog.approvals import (
     Approval,
     Ledger,
@@ -53,10 +54,9 @@ from serving.catalog.approvals import (
 )
 from serving.catalog.findings import Finding, LintConfig, count_findings, error_tool_ids
 from serving.catalog.lint import lint_catalog
-from serving.config import RuntimeParams
-from serving.io import load_catalog, load_queries
-from serving.policy import RiskPolicy
-from serving.schema import LabeledQuery, ToolCard
+from serving.model.config import RuntimeParams
+from serving.model.io import load_catalog, load_queries
+from serving.model.schema import LabeledQuery, ToolCard
 from training.core.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
@@ -425,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    from serving.encoder import stock_model_path
+    from serving.bundle.encoder import stock_model_path
     from training.core.bundle_export import ExportParams
 
     params = load_params(args.params, SECTION, Params)

@@ -6,8 +6,8 @@
 The groups are what the ranker will see at run time: a scratch bundle with the
 fine-tuned retriever and cross-encoder replays each sampled trace subgoal in its
 session (retrieval, fusion, hard filters; the first `rerank_depth` candidates, each
-scored by the cross-encoder), and `serving.ranker_features.feature_matrix` turns every candidate
-into the features the runtime computes. Positives are drawn by the exploration sampler
+scored by the cross-encoder), and `serving.stages.ranker_features.feature_matrix` turns every
+candidate into the features the runtime computes. Positives are drawn by the exploration sampler
 from the train split of `TRAIN_DIR/pairs.parquet` (cold-start pairs replay in a
 synthetic session, as in `features.candidates`); labels: 1 for a gold tool, a non-gold
 tool equivalent to a gold one is left out, the rest 0. A train group whose gold the
@@ -19,7 +19,7 @@ held-out (valid-split) traces instead, the ranker did worse on the demo eval req
 traced positives, so the ranker never met a new tool and learned that history decides.
 The train draw carries the exploration sampler's new-tool quota and cold-start pairs.
 
-History (`serving.ranker_features.History`): every trace event of TRACES, keyed by the
+History (`serving.stages.ranker_features.History`): every trace event of TRACES, keyed by the
 capability keys of its subgoal; a train or valid group sees it without every event of the
 group's own request (`History.without`), or the model would read the label off its own
 event or off a sibling gold tool's (and the validation numbers would flatter it).
@@ -35,7 +35,7 @@ ranker that does not read the cross-encoder's logit. Scoring a candidate with th
 cross-encoder is ~99% of a replay's cost (3 groups a second on two cores against 400
 without), and such a ranker never runs it at run time either, so these groups replay
 through the fused order, which gives the same features but the logit
-(`serving.ranker_features.list_features` does not depend on the list's order). The ranker
+(`serving.stages.ranker_features.list_features` does not depend on the list's order). The ranker
 refit with them is kept when it orders the valid groups better (`more_data_pays`). On the
 demo the ranker was short of held-out groups: with ~3,500 more, valid MRR rose 0.91 ->
 0.93 (docs/experiments.md).
@@ -78,8 +78,9 @@ from features.dataset import PAIRS_SCHEMA, scan_parquet
 from features.history import Event, history_from_traces
 from features.mining import SYNTHETIC_PREFIX, tool_frame
 from features.sampling import SamplingParams, rng_for
-from serving.io import load_catalog, load_traces
-from serving.ranker_features import (
+from serving.model.io import load_catalog, load_traces
+from serving.model.schema import ToolCard, Trace
+from serving.stages.ranker_features import (
     CALIBRATION_FILE,
     FEATURE_NAMES,
     HISTORY_FILE,
@@ -88,8 +89,7 @@ from serving.ranker_features import (
     feature_matrix,
     fit_platt,
 )
-from serving.rerank import named_group, named_products
-from serving.schema import ToolCard, Trace
+from serving.stages.rerank import named_group, named_products
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
 from training.core.rank_metrics import Group, gold_ranks, order_metrics
@@ -151,7 +151,7 @@ class Groups:
     stats: dict[str, int]
     tools: tuple[str, ...] = ()  # each group's positive (the sampled pair's tool)
     # per row: 2 the step names the tool, 1 it names the tool's product, 0 neither: the
-    # menu puts them first in that order (`serving.rerank.named_first`); None = all 0
+    # menu puts them first in that order (`serving.stages.rerank.named_first`); None = all 0
     named: np.ndarray | None = None
 
 
@@ -186,7 +186,7 @@ def replay_groups(
     candidates scored by `reranker` (default: the selector's)."""
     from tqdm import tqdm
 
-    from serving.selection import SessionContext
+    from serving.model.selection import SessionContext
 
     depth = selector.params.rerank_depth
     reranker = reranker or selector.reranker
@@ -290,7 +290,7 @@ def unseen_tools(train: Sequence[Groups], valid: Groups) -> list[bool]:
 
 def named_first_evidence(ranker: Ranker, valid: Groups) -> dict[str, float]:
     """What putting the tools of a product the step names first does to `ranker`'s order
-    on the valid groups (the menu does it: `serving.rerank.named_first`): its MRR gain
+    on the valid groups (the menu does it: `serving.stages.rerank.named_first`): its MRR gain
     and the number of groups where a step names a candidate's product."""
     if valid.named is None or not valid.sizes:
         return {}
@@ -549,7 +549,7 @@ def train_ltr(
         chosen = names[0]
     key = f"ltr_{prefix}{chosen}"
     if chosen == "without_logit" and rows["more"]:
-        from serving.rerank import FusedOrderReranker
+        from serving.stages.rerank import FusedOrderReranker
 
         # the runtime of a ranker without the logit replays them the same way
         built["more"] = replay("more", reranker=FusedOrderReranker(rrf_k=selector.params.rrf_k))
@@ -608,7 +608,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    from serving.config import RuntimeParams
+    from serving.model.config import RuntimeParams
     from serving.selector import Selector
     from training.core.bundle_export import ExportParams, export_bundle
     from training.core.tracking import log_dataset_digest, log_metrics, stage_run

@@ -30,9 +30,9 @@ import numpy as np
 import polars as pl
 
 from features.dataset import RERANKER_SCHEMA, scan_parquet
-from serving.encoder import PRECISIONS
-from serving.io import load_catalog
-from serving.schema import ToolCard
+from serving.bundle.encoder import PRECISIONS
+from serving.model.io import load_catalog
+from serving.model.schema import ToolCard
 from training.core.encoder_training import (
     EVAL_BATCH_SIZE,
     TrainingDataError,
@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     quiet_progress()
 
-    from serving.encoder import stock_model_path
+    from serving.bundle.encoder import stock_model_path
     from training.core.tracking import log_dataset_digest, log_metrics
 
     t0 = time.perf_counter()

@@ -7,7 +7,7 @@ A scratch bundle of the trained models replays, through `Selector.discover`, hel
 requests: traced valid-split subgoals (a gold tool each, in the session of their trace),
 the requests of NO_TOOL that no tool serves (`features.no_tool`; each names its family as
 its first slice) and, with `--valid`, labeled requests phrased unlike the traces (the demo
-world's valid.jsonl). Every step keeps its signals (`serving.abstain`) and its shortlist
+world's valid.jsonl). Every step keeps its signals (`serving.stages.abstain`) and its shortlist
 (the reranker's first `menu_size` with their relevance).
 
 Two disjoint halves, so the operating point is judged on phrasing the fit never saw:
@@ -23,7 +23,7 @@ Two disjoint halves, so the operating point is judged on phrasing the fit never 
   stays within `r_menu_tolerance` of no bars (`choose_bars`). A step the model serves
   keeps its best tool whatever the bars (`cut_menu(keep_best=True)`).
 
-Writes OUT_DIR/menus.json (`serving.menu_policy.MenuPolicy`; `export --menus` packs it),
+Writes OUT_DIR/menus.json (`serving.stages.menu_policy.MenuPolicy`; `export --menus` packs it),
 OUT_DIR/curve.csv (the bars' grid), OUT_DIR/thresholds.csv (the no-tool threshold's
 trade-off on the tune half), PLOT (menu length against R_menu over the grid, and the threshold's
 trade-off) and METRICS.
@@ -44,11 +44,11 @@ from typing import Any
 
 import numpy as np
 
-from serving.abstain import SIGNAL_NAMES, NoToolModel
-from serving.logistic import fit_logistic
-from serving.menu_policy import MenuBars, MenuPolicy, cut_menu
-from serving.schema import LabeledQuery, ToolCard
-from serving.selection import Candidate
+from serving.model.schema import LabeledQuery, ToolCard
+from serving.model.selection import Candidate
+from serving.stages.abstain import SIGNAL_NAMES, NoToolModel
+from serving.stages.logistic import fit_logistic
+from serving.stages.menu_policy import MenuBars, MenuPolicy, cut_menu
 from training.core.params import ParamsError, load_params, optional, read_section
 
 log = logging.getLogger(__name__)
@@ -354,8 +354,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    from serving.config import RuntimeParams
-    from serving.io import load_catalog, load_queries, load_traces
+    from serving.model.config import RuntimeParams
+    from serving.model.io import load_catalog, load_queries, load_traces
     from serving.selector import Selector
     from training.core.bundle_export import ExportParams, export_bundle
     from training.core.metrics_io import write_metrics

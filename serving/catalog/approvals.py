@@ -24,11 +24,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from serving.calls.policy import RiskPolicy
 from serving.catalog.findings import Finding, finding
-from serving.config import utc_now
-from serving.io import load_jsonl
-from serving.policy import RiskPolicy
-from serving.schema import FieldError, ToolCard
+from serving.model.config import utc_now
+from serving.model.io import load_jsonl
+from serving.model.schema import FieldError, ToolCard
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 # --- hidden characters and normalisation ----------------------------------------------
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from serving.vocab import (
+from serving.model.vocab import (
     AMBIGUOUS_VERBS,
     CALLER,
     DESTRUCTIVE_VERBS,

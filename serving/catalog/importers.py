@@ -26,7 +26,7 @@ no verb -> write), unless the caller passes `risk=`.
 
 The server name becomes the namespace (`tool_id = f"{server}.{name}"`) and the default
 connection. A bad entry is reported as `file:<index + 1>: tools[<index>].<field>:
-problem` (a `serving.io.LineError`), skipped and counted; valid entries are kept.
+problem` (a `serving.model.io.LineError`), skipped and counted; valid entries are kept.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ from serving.catalog.derive import (
     hinted_risk,
     schema_concepts,
 )
-from serving.io import InputError, LineError, LoadResult
-from serving.schema import RISKS, TRUST_LEVELS, FieldError, ToolCard
+from serving.model.io import InputError, LineError, LoadResult
+from serving.model.schema import RISKS, TRUST_LEVELS, FieldError, ToolCard
 
 FORMATS = ("mcp", "openai", "anthropic", "auto")
 SERVER_RE = re.compile(r"^[A-Za-z0-9][\w\-]*$")

@@ -21,10 +21,10 @@ from serving.catalog.poison_rules import poison_findings
 from serving.catalog.quality_rules import Vocabulary, prefer_over_findings, quality_findings
 from serving.catalog.security_rules import security_findings
 from serving.catalog.shadowing import near_duplicate_findings, shadowing_findings
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 if TYPE_CHECKING:
-    from serving.encoder import Encoder
+    from serving.bundle.encoder import Encoder
 
 
 def lint_catalog(

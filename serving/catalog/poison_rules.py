@@ -27,7 +27,7 @@ from collections.abc import Iterable
 
 from serving.catalog.card_text import excerpt, model_text, normalize_text
 from serving.catalog.findings import Finding, finding
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 _I = re.IGNORECASE
 _AUDIENCE = r"(?:ai|a\.i\.|assistants?|the model|models?|llms?|agents?|copilots?|chatbots?|bots?)"

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from serving.catalog.card_text import excerpt
 from serving.catalog.derive import evidence_risk, max_risk
 from serving.catalog.findings import Finding, LintConfig, finding
-from serving.schema import ToolCard
-from serving.vocab import implementer_phrase, name_words
+from serving.model.schema import ToolCard
+from serving.model.vocab import implementer_phrase, name_words
 
 # --- cryptic text ---------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from serving.catalog.card_text import (
 )
 from serving.catalog.findings import Finding, LintConfig, finding
 from serving.catalog.shadowing import fold_identifier
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 # --- injected instructions -------------------------------------------------------------
 

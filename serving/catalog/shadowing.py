@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING
 from serving.catalog.card_text import normalize_text, strip_hidden
 from serving.catalog.findings import Finding, LintConfig, finding
 from serving.catalog.quality_rules import COMMON_WORDS
-from serving.schema import ToolCard
-from serving.vocab import name_words
+from serving.model.schema import ToolCard
+from serving.model.vocab import name_words
 
 if TYPE_CHECKING:
-    from serving.encoder import Encoder
+    from serving.bundle.encoder import Encoder
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 

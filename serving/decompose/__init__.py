@@ -2,7 +2,7 @@
 
 Two decomposers share one protocol (`Decomposer`). `RuleDecomposer` (`rules`) is
 offline and deterministic: it splits on sentence and clause boundaries (`clauses`),
-reads operations off the verbs in `serving.vocab.OPERATIONS`, and finds entities and
+reads operations off the verbs in `serving.model.vocab.OPERATIONS`, and finds entities and
 connections with a `DecomposerVocabulary` (`vocabulary`) built from the tool cards.
 `LLMDecomposer` (`llm`) asks an OpenAI-compatible chat endpoint, validates the answer
 strictly and falls back to another decomposer on any failure. `make_decomposer` picks

@@ -18,8 +18,8 @@ from typing import Any
 
 from serving.decompose.protocol import Decomposer
 from serving.decompose.vocabulary import DecomposerVocabulary
-from serving.selection import Subgoal
-from serving.vocab import OPERATIONS, Operation
+from serving.model.selection import Subgoal
+from serving.model.vocab import OPERATIONS, Operation
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from serving.selection import Subgoal
+from serving.model.selection import Subgoal
 
 
 class Decomposer(Protocol):

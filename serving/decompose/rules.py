@@ -1,7 +1,7 @@
 """`RuleDecomposer`: offline, deterministic decomposition of a request into subgoals.
 
 It splits on sentence and clause boundaries (`clauses`), reads operations off the verbs
-in `serving.vocab.OPERATIONS`, and finds entities and connections with a
+in `serving.model.vocab.OPERATIONS`, and finds entities and connections with a
 `DecomposerVocabulary` built from the tool cards.
 """
 
@@ -53,8 +53,8 @@ from serving.decompose.vocabulary import (
     WH_WORDS,
     DecomposerVocabulary,
 )
-from serving.selection import Subgoal
-from serving.vocab import OPERATIONS, Operation
+from serving.model.selection import Subgoal
+from serving.model.vocab import OPERATIONS, Operation
 
 _ADJACENT_RE = re.compile(r"(?:\s+(?:me|us))*\s+")
 _FIRST_WORD_RE = re.compile(r"[\w'’][\w'’\-]*")
@@ -185,7 +185,7 @@ class RuleDecomposer:
         # Context clauses ask for nothing, but their names are what the steps act on:
         # "The checkout-service deploy failed. ... check the rollout" must retrieve with
         # "checkout-service". We append only their salient items (identifiers, product
-        # names, known entities), not the whole clause, so the step's own verb and object
+        # names, quoted text), not the whole clause, so the step's own verb and object
         # still dominate what it retrieves and a context verb ("deploy failed") cannot
         # pull a read step toward write tools. A context clause applies to the steps after
         # it; one that comes after every step applies to the steps before it.
@@ -557,11 +557,13 @@ class RuleDecomposer:
         return out
 
     def _salient(self, request: str, start: int, end: int) -> tuple[str, ...]:
-        """Names in a context clause worth carrying: identifiers, products, entities."""
+        """Names in a context clause worth carrying: identifiers, products, quoted text.
+        Not the catalog's object nouns: "deploy" in "The checkout-service deploy failed"
+        says what failed, and carried into "Find what changed" it made a question about
+        code changes retrieve deployment tools (a step's object is its own words')."""
         items: list[tuple[int, str]] = []
-        for table in (self._entities, self._connections):
-            found = self._find(request, start, end, table)
-            items.extend((pos, request[pos:stop]) for pos, stop, _ in found)
+        found = self._find(request, start, end, self._connections)
+        items.extend((pos, request[pos:stop]) for pos, stop, _ in found)
         for m in QUOTED_RE.finditer(request, start, end):
             items.append((m.start(), m.group()))
         first = True

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from serving.schema import ToolCard
-from serving.vocab import OPERATIONS, parse_capability
+from serving.model.schema import ToolCard
+from serving.model.vocab import OPERATIONS, parse_capability
 
 # Names users say for the same connection. When any member is a connection or server in
 # the catalog, every member maps to that connection.

@@ -85,7 +85,7 @@ def demo_server(
     gateway on the demo world's 1,000+ tools)."""
     import anyio
 
-    from serving.io import load_catalog
+    from serving.model.io import load_catalog
 
     _check_transport(transport)
     try:

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from serving.calls.policy import RiskPolicy
 from serving.catalog.importers import SERVER_RE
-from serving.config import RuntimeParams
-from serving.policy import RiskPolicy
-from serving.schema import TRUST_LEVELS, FieldError
-from serving.selection import SessionContext
+from serving.model.config import RuntimeParams
+from serving.model.schema import TRUST_LEVELS, FieldError
+from serving.model.selection import SessionContext
 
 TOOL_NAMES = ("namespaced", "qualified")
 SERVER_KEYS = ("command", "args", "env", "cwd", "url", "headers", "trust", "timeout_s",

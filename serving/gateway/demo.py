@@ -27,7 +27,7 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel.server import Server
 
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 
 @dataclass(frozen=True, slots=True)

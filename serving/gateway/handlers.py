@@ -2,11 +2,11 @@
 the active tools, and every call through gate, validation and the risk policy.
 
 Every reply is a JSON-ready dict; errors carry `"error"`. The order of checks on a call
-is the runtime's (`serving.calls.check_call`): gate (a tool outside the active set is
+is the runtime's (`serving.calls.run.check_call`): gate (a tool outside the active set is
 refused with the set listed), arguments (errors verbatim), then the risk policy:
 `allow` runs, `confirm` asks the user when the client can be asked (else a
 `needs_confirmation` error), `dry_run` shows what would run, `deny` never reaches the
-downstream server. Results are capped (`serving.observe`) with the whole payload behind
+downstream server. Results are capped (`serving.calls.observe`) with the whole payload behind
 a handle that `fetch_observation` pages through. Every discovery and call appends one
 trace line in the runtime's format (`Discovery.trace_record`).
 """
@@ -23,19 +23,19 @@ from typing import Any
 import anyio
 import mcp_types as types
 
-from serving.calls import check_call
-from serving.disclose import discovery_line, full_schema
-from serving.gate import GATE_HINT, SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME
+from serving.calls.gate import GATE_HINT, SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME
+from serving.calls.observe import UnknownHandleError, canonical_json, cap_observation
+from serving.calls.policy import Decision
+from serving.calls.run import check_call
+from serving.calls.tracelog import TraceWriter
 from serving.gateway.config import GatewayConfig
 from serving.gateway.downstream import Downstream, DownstreamError
 from serving.gateway.registry import Registry
 from serving.gateway.session import SessionState
-from serving.observe import UnknownHandleError, canonical_json, cap_observation
-from serving.policy import Decision
-from serving.selection import SessionContext, Subgoal
+from serving.model.selection import SessionContext, Subgoal
+from serving.model.text import estimate_tokens
 from serving.selector import Discovery, Selector
-from serving.text import estimate_tokens
-from serving.tracelog import TraceWriter
+from serving.stages.disclose import discovery_line, full_schema
 
 log = logging.getLogger(__name__)
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from serving.bundle import Bundle, build_capability_index
+from serving.bundle.files import Bundle, build_capability_index
+from serving.calls.policy import RiskPolicy
 from serving.gateway.registry import Registry
-from serving.policy import RiskPolicy
-from serving.retrieve import BM25Retriever
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 from serving.selector import Selector
+from serving.stages.retrieve import BM25Retriever
 
 
 class LiveIndex:

@@ -26,7 +26,7 @@ from serving.catalog.findings import error_tool_ids
 from serving.catalog.importers import ImportOptions, cards_from_json, today
 from serving.catalog.lint import lint_catalog
 from serving.gateway.config import ServerSpec
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 log = logging.getLogger(__name__)
 

@@ -21,16 +21,16 @@ import mcp_types as types
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from serving.bundle import load_bundle
+from serving.bundle.files import load_bundle
+from serving.calls.gate import SEARCH_TOOLS_NAME
+from serving.calls.tracelog import TraceWriter
 from serving.catalog.approvals import Ledger, load_ledger
-from serving.gate import SEARCH_TOOLS_NAME
 from serving.gateway.config import GatewayConfig
 from serving.gateway.downstream import Downstream
 from serving.gateway.handlers import DESCRIBE_TOOL_NAME, FETCH_NAME, Gateway
 from serving.gateway.index import LiveIndex
 from serving.gateway.registry import build_registry
 from serving.gateway.session import SessionState
-from serving.tracelog import TraceWriter
 
 log = logging.getLogger(__name__)
 

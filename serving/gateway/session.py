@@ -11,8 +11,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from serving.gate import ActiveSet
-from serving.observe import ObservationStore
+from serving.calls.gate import ActiveSet
+from serving.calls.observe import ObservationStore
 from serving.selector import Discovery, StepResult
 
 

@@ -20,7 +20,7 @@ its server) is the id after `<server>.`, else the whole id. A `#k` mark at the e
 name (`Get Order#2`: one of several definitions of a name) is dropped from the card name;
 the id keeps it, so variants stay apart. Benchmark ids hold spaces, dots and emoji, so
 each card gets a `server.tool` id of slugs (lowercase ASCII words like
-`serving.vocab.name_words`: `Kick.com API | Kick API` -> `kick_com_api_kick_api`,
+`serving.model.vocab.name_words`: `Kick.com API | Kick API` -> `kick_com_api_kick_api`,
 `PopularSitesForQuery` -> `popular_sites_for_query`); clashing slugs get `_2`, `_3` in
 benchmark-id order. `domain` is the category's slug, `name` the name (or the api part when
 empty), `description` the original text; the summary, capabilities, entities and input
@@ -79,9 +79,9 @@ from jsonschema.exceptions import SchemaError
 
 from features.no_tool import no_tool_queries, no_tool_texts
 from serving.catalog.derive import derive_capabilities, derive_summary, schema_concepts
-from serving.io import InputError, quarantine_path_for, write_jsonl
-from serving.schema import LabeledQuery, ToolCard, Trace
-from serving.vocab import (
+from serving.model.io import InputError, quarantine_path_for, write_jsonl
+from serving.model.schema import LabeledQuery, ToolCard, Trace
+from serving.model.vocab import (
     AMBIGUOUS_VERBS,
     DESTRUCTIVE_VERBS,
     OPERATIONS,

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from serving.io import InputError, LineError, LoadResult, write_jsonl
-from serving.schema import FieldError
+from serving.model.io import InputError, LineError, LoadResult, write_jsonl
+from serving.model.schema import FieldError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -153,7 +153,7 @@ def read_jsonl(
     check: Callable[[T, int], None] | None = None,
     quarantine: str | Path | None = None,
 ) -> LoadResult[T]:
-    """`serving.io.load_jsonl` for outside files: a line with non-UTF-8 bytes is one bad line,
+    """`serving.model.io.load_jsonl` for outside files: a line with non-UTF-8 bytes is one bad line,
     not a bad file. `check(item, line)` runs cross-record rules and raises `FieldError`."""
     path = Path(path)
     result: LoadResult[T] = LoadResult(items=[])

@@ -26,7 +26,7 @@ import numpy as np
 
 from serving.gateway.config import parse_config
 from serving.gateway.server import GatewayApp, ServeOptions
-from serving.io import load_catalog, load_queries
+from serving.model.io import load_catalog, load_queries
 
 
 def shard_config(

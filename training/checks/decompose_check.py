@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from serving.decompose import DecomposerVocabulary, RuleDecomposer
-from serving.io import load_catalog, load_queries, load_traces
 from serving.metrics import align_subgoals
-from serving.schema import LabeledQuery, Trace
+from serving.model.io import load_catalog, load_queries, load_traces
+from serving.model.schema import LabeledQuery, Trace
 
 log = logging.getLogger(__name__)
 

@@ -32,14 +32,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from serving.bundle import CARDS, MANIFEST, BundleError, content_version, load_bundle
+from serving.bundle.files import CARDS, MANIFEST, BundleError, content_version, load_bundle
+from serving.calls.gate import ActiveSet, gate
+from serving.calls.observe import ObservationStore, cap_observation
 from serving.cli import main as cli_main
-from serving.gate import ActiveSet, gate
-from serving.io import InputError, load_catalog, load_queries, load_traces, parse_json_line
-from serving.observe import ObservationStore, cap_observation
-from serving.schema import FieldError
-from serving.selection import SessionContext
-from serving.text import request_text
+from serving.model.io import InputError, load_catalog, load_queries, load_traces, parse_json_line
+from serving.model.schema import FieldError
+from serving.model.selection import SessionContext
+from serving.model.text import request_text
 
 
 @dataclass(slots=True)

@@ -28,11 +28,11 @@ import polars as pl
 from features.dataset import PAIRS_SCHEMA, scan_parquet
 from features.history import history_from_traces, request_key
 from serving.decompose import DecomposerVocabulary, RuleDecomposer
-from serving.io import load_traces
 from serving.metrics import ndcg_at_k, recall_at_k, run_from_lists
-from serving.rerank import LearnedReranker
-from serving.schema import Trace
+from serving.model.io import load_traces
+from serving.model.schema import Trace
 from serving.selector import Discovery, Selector
+from serving.stages.rerank import LearnedReranker
 
 ORDERS = {  # name -> (request_order, request_weight)
     **{f"rrf_w{w:g}": ("rrf", w) for w in (0.5, 1.0, 2.0, 4.0, 8.0)},

@@ -36,11 +36,16 @@ from typing import Any
 
 import numpy as np
 
-from serving.bundle import build_capability_index, load_bundle
-from serving.io import load_queries
-from serving.retrieve import BM25Retriever, CapabilityRetriever, DenseRetriever, RetrieveStage
-from serving.selection import Selection, SessionContext, Subgoal
+from serving.bundle.files import build_capability_index, load_bundle
+from serving.model.io import load_queries
+from serving.model.selection import Selection, SessionContext, Subgoal
 from serving.selector import Selector
+from serving.stages.retrieve import (
+    BM25Retriever,
+    CapabilityRetriever,
+    DenseRetriever,
+    RetrieveStage,
+)
 from training.core.metrics_io import write_metrics
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,7 +196,7 @@ def synthetic_retrieval(
 ) -> dict[str, Any]:
     """Retrieve-stage latency (dense + BM25 + capability, one subgoal at a time) and the
     memory each catalog's indexes take, exact and approximate dense search."""
-    from serving.ann import ApproximateDense
+    from serving.stages.ann import ApproximateDense
 
     bundle = load_bundle(bundle_root)
     out: dict[str, Any] = {}

@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from serving.catalog.shadowing import fold_identifier
-from serving.schema import Requires, ToolCard
-from serving.vocab import name_words
+from serving.model.schema import Requires, ToolCard
+from serving.model.vocab import name_words
 
 ATTACK_KINDS = (
     "injected_description",

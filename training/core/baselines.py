@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from serving import metrics as M
-from serving.bundle import Bundle
-from serving.encoder import Encoder
-from serving.retrieve import BM25Retriever, top_n
+from serving.bundle.encoder import Encoder
+from serving.bundle.files import Bundle
+from serving.stages.retrieve import BM25Retriever, top_n
 
 BASELINES = ("bm25", "dense", "rrf")
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from serving import bundle as B
-from serving.ann import ApproximateDense
-from serving.config import RuntimeParams, utc_now
-from serving.encoder import Encoder
-from serving.retrieve import BM25Retriever
-from serving.schema import BundleManifest, ToolCard
+from serving.bundle import files as B
+from serving.bundle.encoder import Encoder
+from serving.model.config import RuntimeParams, utc_now
+from serving.model.schema import BundleManifest, ToolCard
+from serving.stages.ann import ApproximateDense
+from serving.stages.retrieve import BM25Retriever
 from training.core.onnx_export import export_onnx
 
 _MODEL_NOISE = shutil.ignore_patterns(
@@ -59,7 +59,7 @@ def export_bundle(
     if reranker_path is not None:
         shutil.copytree(reranker_path, out_dir / B.RERANKER_DIR, ignore=_MODEL_NOISE)
     if ltr_path is not None:
-        from serving.ranker_features import FEATURE_NAMES
+        from serving.stages.ranker_features import FEATURE_NAMES
 
         names = tuple(json.loads((ltr_path / B.LTR_FEATURES).read_text()))
         if not names or not set(names) <= set(FEATURE_NAMES) or len(set(names)) != len(names):
@@ -73,7 +73,7 @@ def export_bundle(
             )
         shutil.copytree(ltr_path, out_dir / B.LTR_DIR, ignore=_MODEL_NOISE)
     if menus_path is not None:
-        from serving.menu_policy import MenuPolicy
+        from serving.stages.menu_policy import MenuPolicy
 
         try:  # refuse a policy this runtime would refuse to load
             policy = MenuPolicy.from_dict(json.loads(menus_path.read_text()))
@@ -107,7 +107,7 @@ def export_bundle(
 
 def export_bundle_onnx(root: Path) -> None:
     """Both encoders of the bundle at `root` as ONNX (fp32 and int8) beside their weights,
-    so the runtime needs no torch (`serving.onnx_models`)."""
+    so the runtime needs no torch (`serving.bundle.onnx_models`)."""
     export_onnx(root / B.RETRIEVER_DIR, "bi_encoder")
     if (root / B.RERANKER_DIR).is_dir():
         export_onnx(root / B.RERANKER_DIR, "cross_encoder")

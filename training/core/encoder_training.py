@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from serving.encoder import has_accelerator, use_bf16
-from serving.schema import ToolCard
+from serving.bundle.encoder import has_accelerator, use_bf16
+from serving.model.schema import ToolCard
 from training.core.params import ParamsError
 
 EVAL_BATCH_SIZE = 64

@@ -1,6 +1,6 @@
 """The missing-connection slice: eval requests replayed with their gold tool's connection
 taken out of the session. The runtime should say which connection is missing
-(`StepResult.missing`, `serving.missing_access`) and keep write tools off the menus that
+(`StepResult.missing`, `serving.stages.missing_access`) and keep write tools off the menus that
 remain, since nothing left fits.
 """
 
@@ -10,8 +10,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from serving.menu_policy import WRITE_RISKS
-from serving.schema import LabeledQuery, ToolCard
+from serving.model.schema import LabeledQuery, ToolCard
+from serving.stages.menu_policy import WRITE_RISKS
 
 
 def without_gold_connection(

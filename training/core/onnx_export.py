@@ -1,5 +1,5 @@
 """Write a sentence-transformers model as ONNX beside its weights, for the torch-free runtime
-(`serving.onnx_models`): the graph in fp32 and int8 (dynamic quantization), the tokenizer
+(`serving.bundle.onnx_models`): the graph in fp32 and int8 (dynamic quantization), the tokenizer
 and the few settings the runtime needs to tokenize and read the output as torch would.
 
 The bi-encoder's graph holds the transformer, mean pooling and L2 normalisation, so it
@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from serving.onnx_models import (
+from serving.bundle.onnx_models import (
     EXTERNAL_DATA_SUFFIX,
     ONNX_CONFIG,
     ONNX_DIR,

@@ -21,7 +21,7 @@ from typing import Any
 
 from serving.catalog.findings import LintConfig, count_findings, error_tool_ids
 from serving.catalog.lint import lint_catalog
-from serving.schema import ToolCard
+from serving.model.schema import ToolCard
 
 POISON_CLASSES = ("addressed_to_model", "other_tools", "data_movement", "payload", "layout")
 

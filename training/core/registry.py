@@ -9,7 +9,7 @@ bundle twice returns the version it already has. Each version comes from a small
 
 The registry holds *which* bundle is which and where it lives; it does not hold the
 weights. The deployable artifact is the bundle directory (or a tarball of it) at the
-version's `bundle_path` tag: verify and load it with `serving.bundle.load_bundle`.
+version's `bundle_path` tag: verify and load it with `serving.bundle.files.load_bundle`.
 Aliases (`candidate`, `production`) point at versions; `training.promote` moves them.
 
 Every function takes `name=` for another registered model and `client=` for another
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from serving.bundle import CARDS, MANIFEST, BundleError, verify_bundle
+from serving.bundle.files import CARDS, MANIFEST, BundleError, verify_bundle
 from training.core.tracking import EXPERIMENT, artifact_location, flatten, tracking_uri
 
 log = logging.getLogger(__name__)

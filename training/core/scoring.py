@@ -21,13 +21,13 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from serving import metrics as M
-from serving.bundle import load_bundle
-from serving.disclose import catalog_tokens
-from serving.io import load_queries
-from serving.rerank import tie_break_audit
-from serving.retrieve import weighted_rrf
-from serving.schema import LabeledQuery
+from serving.bundle.files import load_bundle
+from serving.model.io import load_queries
+from serving.model.schema import LabeledQuery
 from serving.selector import Selector, StepResult
+from serving.stages.disclose import catalog_tokens
+from serving.stages.rerank import tie_break_audit
+from serving.stages.retrieve import weighted_rrf
 from training.core.baselines import BASELINES, PlainRetrievers, plain_baselines
 from training.core.missing_slice import missing_connection_slice
 from training.core.params import ParamsError
@@ -75,7 +75,7 @@ def proxy_pick(step: StepResult) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class MenuTies:
-    """What cost/latency tie-breaking did to one step's menu (`serving.rerank`)."""
+    """What cost/latency tie-breaking did to one step's menu (`serving.stages.rerank`)."""
 
     swapped_pairs: int  # pairs in the other order than relevance put them
     max_gap: float  # the largest relevance gap among them (<= the tie margin)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from serving.bundle import git_rev
+from serving.bundle.files import git_rev
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]  # the repository (training/core/tracking.py)

@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from serving.config import RERANKERS, RuntimeParams
-from serving.encoder import Encoder, Scorer, TextEncoder
-from serving.rerank import CrossEncoderReranker, LearnedReranker
-from serving.retrieve import BM25Retriever
+from serving.bundle.encoder import Encoder, Scorer, TextEncoder
+from serving.model.config import RERANKERS, RuntimeParams
 from serving.selector import Selector
+from serving.stages.rerank import CrossEncoderReranker, LearnedReranker
+from serving.stages.retrieve import BM25Retriever
 
 VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime")
 

@@ -10,8 +10,8 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from serving.schema import Requires, ToolCard
-from serving.vocab import READ_OPERATIONS
+from serving.model.schema import Requires, ToolCard
+from serving.model.vocab import READ_OPERATIONS
 from training.demo.params import NEW_TOOL_DAYS, WorldParams
 from training.demo.phrasing import (
     CRYPTIC_NOTES,

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from serving.schema import LabeledQuery, LabeledSubgoal
+from serving.model.schema import LabeledQuery, LabeledSubgoal
 from training.demo.params import SLICES, WorldParams
 from training.demo.phrasing import EVAL_PHRASING, NO_TOOL_TEMPLATES, Phrasing
 from training.demo.render import Values, join_parts, mention, render

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from serving.vocab import READ_OPERATIONS
+from serving.model.vocab import READ_OPERATIONS
 from training.demo.phrasing import ENTITY_ABBR, OP_ABBR
 from training.demo.spec import EntitySpec, ServerSpec
 

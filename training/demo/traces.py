@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from itertools import accumulate
 from typing import Any
 
-from serving.schema import Trace
+from serving.model.schema import Trace
 from training.demo.cards import REQUIRED_TOOLS, near_duplicates
 from training.demo.params import WorldParams
 from training.demo.phrasing import TRACE_EXACT, TRACE_JOINS, TRACE_MENTIONS, TRACE_TEMPLATES

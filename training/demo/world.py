@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from features.no_tool import PRODUCTS, no_tool_queries, no_tool_texts
-from serving.schema import LabeledQuery, ToolCard, Trace
+from serving.model.schema import LabeledQuery, ToolCard, Trace
 from training.demo.cards import build_cards, build_tools
 from training.demo.params import SLICES, WorldParams
 from training.demo.phrasing import VALID_PHRASING

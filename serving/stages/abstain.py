@@ -4,7 +4,7 @@ A step's *signals* are what the runtime already knows once it has reranked: how 
 its best tools are, how close the best one is in the fine-tuned embedding space and in
 exact words, whether the three retrievers agree, whether the step names an operation,
 an object or a product of the session. `NoToolModel` is a logistic regression over them
-(`serving.logistic`), fit and thresholded on validation steps by the `tune_menus` stage;
+(`serving.stages.logistic`), fit and thresholded on validation steps by the `tune_menus` stage;
 below its threshold the step abstains ("no tool fits") instead of offering a menu that
 invites the model to improvise. A step that names a tool exactly never abstains.
 """
@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from serving.logistic import sigmoid
-from serving.selection import Candidate, Subgoal
-from serving.text import tokenize
+from serving.model.selection import Candidate, Subgoal
+from serving.model.text import tokenize
+from serving.stages.logistic import sigmoid
 
 SIGNAL_NAMES: tuple[str, ...] = (
     "top_relevance",  # the best calibrated relevance on the reranked list
@@ -47,7 +47,7 @@ def step_signals(
     """The step's signals in `SIGNAL_NAMES` order. `ranked`: the reranked candidates
     (relevance in `score`, retrieval scores and ranks in `scores`), best first;
     `connected_named`: the products the step names that the session has; `catalog_words`:
-    the tokens (`serving.text.tokenize`) of the catalog's cards, the BM25 vocabulary (a
+    the tokens (`serving.model.text.tokenize`) of the catalog's cards, the BM25 vocabulary (a
     request about seats, flights or haiku uses words no tool card does)."""
     relevance = sorted((c.score for c in ranked), reverse=True) + [0.0, 0.0]
     cosines = sorted(

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from serving.policy import Decision, RiskPolicy
-from serving.retrieve import access_problem
-from serving.schema import RISKS, ToolCard
-from serving.selection import Selection, SessionContext
+from serving.calls.policy import Decision, RiskPolicy
+from serving.model.schema import RISKS, ToolCard
+from serving.model.selection import Selection, SessionContext
+from serving.stages.retrieve import access_problem
 
 RISK_ORDER = {risk: i for i, risk in enumerate(RISKS)}
 
@@ -30,7 +30,7 @@ class HardFilter:
     context: SessionContext
     policy: RiskPolicy = field(default_factory=RiskPolicy)
     # False: leave the session's access predicates out (the lookup that names what a
-    # session lacks, `serving.missing_access`, asks what would fit with every connection)
+    # session lacks, `serving.stages.missing_access`, asks what would fit with every connection)
     check_access: bool = True
 
     def reason(self, card: ToolCard, sel: Selection) -> str | None:

@@ -2,7 +2,7 @@
 
 Two models of the runtime are this fit: the ranker's calibration (one feature, its raw
 score: `ranker_features.fit_platt`) and the no-tool model over a step's signals
-(`serving.abstain`). Both are fit on held-out data a good model may separate completely,
+(`serving.stages.abstain`). Both are fit on held-out data a good model may separate completely,
 so the ridge keeps the slopes finite and the probabilities usable.
 """
 

@@ -1,6 +1,6 @@
 """The learned (LightGBM) ranker's features, its `History` table and exploration bonus.
 
-The reranker that uses them is `serving.rerank.LearnedReranker`.
+The reranker that uses them is `serving.stages.rerank.LearnedReranker`.
 
 The same pure functions compute a candidate's features when `train_ltr` builds its
 training groups and when the runtime reranks, so the model never sees a feature computed
@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from serving.logistic import fit_logistic
-from serving.schema import ToolCard
-from serving.selection import Candidate, Subgoal
+from serving.model.schema import ToolCard
+from serving.model.selection import Candidate, Subgoal
+from serving.stages.logistic import fit_logistic
 
 FEATURE_NAMES: tuple[str, ...] = (
     "cross_encoder",  # the cross-encoder's logit (0 when the bundle has none)
@@ -271,7 +271,7 @@ class Calibration:
 
 
 def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 100) -> Calibration:
-    """Logistic regression of the labels on the scores (a, b) (`serving.logistic`): held-out
+    """Logistic regression of the labels on the scores (a, b) (`serving.stages.logistic`): held-out
     groups a good ranker separates completely still give a finite, usable slope instead of
     a step function."""
     fit = fit_logistic(np.asarray(z, dtype=np.float64), y, l2=l2, steps=steps)

@@ -130,7 +130,7 @@ class _OnnxModel:
 
 
 class OnnxEncoder(_OnnxModel):
-    """Embeds texts, L2-normalised float32, as `serving.encoder.Encoder` does with torch."""
+    """Embeds texts, L2-normalised float32, as `serving.bundle.encoder.Encoder` does with torch."""
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         if not texts:

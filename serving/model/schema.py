@@ -2,7 +2,7 @@
 
 Every record type is a frozen dataclass with `from_dict` (validating, raising
 `FieldError` that names the offending field) and `to_dict` (JSON-ready). The loaders
-that read whole JSONL files live in `serving.io`.
+that read whole JSONL files live in `serving.model.io`.
 """
 
 from __future__ import annotations

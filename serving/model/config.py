@@ -7,9 +7,9 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from serving.encoder import check_precision
-from serving.onnx_models import check_weights
-from serving.rerank import check_prior_order
+from serving.bundle.encoder import check_precision
+from serving.bundle.onnx_models import check_weights
+from serving.stages.rerank import check_prior_order
 
 RERANKERS = ("auto", "fused", "dense", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
@@ -32,11 +32,11 @@ class RuntimeParams:
     # ltr: also cut the menu at the calibrated probability train_ltr chose on held-out
     # groups (the bundle's calibration.json); False for bundles from before this knob
     calibrated_menus: bool = False
-    # apply the bundle's menus.json (`serving.menu_policy`): menus cut at calibrated bars,
+    # apply the bundle's menus.json (`serving.stages.menu_policy`): menus cut at calibrated bars,
     # and a step abstains when the no-tool model says no tool in the session serves it;
     # False = one bar, `min_relevance` (evaluate measures it as a variant)
     menu_policy: bool = True
-    # name what the session lacks (`serving.missing_access`) when a step's best in-session
+    # name what the session lacks (`serving.stages.missing_access`) when a step's best in-session
     # relevance is below this, it abstained, or it names a product the session lacks
     missing_access_below: float = 0.0
     # a step that names a product (a distinctive connection name) gets that product's

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from serving.schema import RISKS, TOOL_ID_RE, FieldError, ToolCard
+from serving.model.schema import RISKS, TOOL_ID_RE, FieldError, ToolCard
 
 
 class Decision(StrEnum):

@@ -25,7 +25,7 @@ left out of the file list. `load_bundle` hashes every file but the model weights
 model hashes just before it reads them (`DeferredFiles`): a runtime opens one of the several
 graphs a bundle ships; `verify_bundle` (`toolsift bundle verify`) hashes them all. Optionally
 the manifest carries an Ed25519 signature of the
-version (`serving.signing`); with a public key configured, an unsigned or wrongly signed
+version (`serving.bundle.signing`); with a public key configured, an unsigned or wrongly signed
 bundle is refused.
 """
 
@@ -45,16 +45,16 @@ from typing import Any
 
 import numpy as np
 
-from serving.io import parse_json_line
-from serving.schema import BUNDLE_FORMAT_VERSION, BundleManifest, FieldError, ToolCard
-from serving.signing import (
+from serving.bundle.signing import (
     SignatureError,
     configured_public_key,
     load_private_key,
     sign_version,
     verify_version,
 )
-from serving.vocab import parse_capability
+from serving.model.io import parse_json_line
+from serving.model.schema import BUNDLE_FORMAT_VERSION, BundleManifest, FieldError, ToolCard
+from serving.model.vocab import parse_capability
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ LTR_MODEL, LTR_FEATURES = "model.txt", "features.json"
 BM25_DIR = "bm25"
 CAPABILITIES = "capabilities.json"
 RUNTIME = "runtime.json"
-MENUS = "menus.json"  # serving.menu_policy.MENU_POLICY_FILE: the bars and the no-tool model
+MENUS = "menus.json"  # serving.stages.menu_policy.MENU_POLICY_FILE: the bars and the no-tool model
 
 
 class BundleError(RuntimeError):
@@ -414,8 +414,8 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
     """The bundle's LightGBM ranker, its history and the columns of `FEATURE_NAMES` it
     reads (a ranker from before a feature was added reads the ones it knows) and its
     calibration; refuses a feature this runtime does not compute (the file and both lists
-    are named). The model is scored with numpy (`serving.trees`): no lightgbm at run time."""
-    from serving.ranker_features import (
+    are named). The model is scored with numpy (`serving.stages.trees`): no lightgbm at run time."""
+    from serving.stages.ranker_features import (
         CALIBRATION_FILE,
         FEATURE_NAMES,
         HISTORY_FILE,
@@ -436,7 +436,7 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
             f"{root / LTR_FEATURES}: the ranker was trained on features {list(names)}, "
             f"this runtime computes {list(FEATURE_NAMES)} (unknown or repeated: {unknown})"
         )
-    from serving.trees import TreeEnsemble, TreeModelError
+    from serving.stages.trees import TreeEnsemble, TreeModelError
 
     try:
         model = TreeEnsemble.load(root / LTR_MODEL)
@@ -457,9 +457,9 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
 
 
 def load_menu_policy(bundle: Bundle) -> Any:
-    """The bundle's `serving.menu_policy.MenuPolicy` (no bars, no no-tool model for a
+    """The bundle's `serving.stages.menu_policy.MenuPolicy` (no bars, no no-tool model for a
     bundle without `menus.json`); a malformed file is a `BundleError` naming it."""
-    from serving.menu_policy import MenuPolicy
+    from serving.stages.menu_policy import MenuPolicy
 
     path = bundle.root / MENUS
     if not path.is_file():

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from serving.schema import ToolCard
-from serving.selection import SessionContext
+from serving.model.schema import ToolCard
+from serving.model.selection import SessionContext
 
 
 def schema_errors(

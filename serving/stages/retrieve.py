@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from serving.routing import DomainRouter
-from serving.schema import ToolCard
-from serving.selection import Candidate, Selection, SessionContext, Subgoal
-from serving.text import tokenize
+from serving.model.schema import ToolCard
+from serving.model.selection import Candidate, Selection, SessionContext, Subgoal
+from serving.model.text import tokenize
+from serving.stages.routing import DomainRouter
 
 Hits = list[tuple[int, float]]  # (row, score), best first
 
@@ -79,7 +79,8 @@ def access_problem(card: ToolCard, ctx: SessionContext) -> str | None:
 
 
 class VectorSearch(Protocol):
-    """Dense top-n inside a mask: exact (`DenseRetriever`) or `serving.ann.ApproximateDense`."""
+    """Dense top-n inside a mask: exact (`DenseRetriever`) or
+    `serving.stages.ann.ApproximateDense`."""
 
     def search(self, query_vector: np.ndarray, mask: np.ndarray, n: int) -> Hits: ...
 
@@ -318,7 +319,7 @@ class RetrieveStage:
             for rank, (row, _score) in enumerate(hits, start=1):
                 ranks.setdefault(row, {})[f"rank_{source}"] = float(rank)
         # the dense cosine and the BM25 score too: how close a tool is, not only its place
-        # in a list (the no-tool decision reads both, `serving.abstain`)
+        # in a list (the no-tool decision reads both, `serving.stages.abstain`)
         for source in ("dense", "bm25"):
             for row, score in rankings[source]:
                 ranks[row][f"score_{source}"] = float(score)

@@ -4,7 +4,7 @@ call runs and its result comes back capped.
 Each check runs in code whatever the prompt or any tool description says; the first
 that fails answers the model with a structured, verbatim error. Only an `allow` verdict
 runs (`run_call`), through the agent's own executor; what the tool returns is normalised
-and capped for the prompt (`serving.observe`), and the whole payload stays in the
+and capped for the prompt (`serving.calls.observe`), and the whole payload stays in the
 session's `ObservationStore` behind the observation's handle.
 """
 
@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from serving.gate import SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME, ActiveSet, gate
-from serving.observe import CappedObservation, ObservationStore, cap_observation
-from serving.policy import Decision, RiskPolicy
-from serving.schema import ToolCard
-from serving.selection import SessionContext, Subgoal
-from serving.validate import schema_errors, validate_arguments
+from serving.calls.gate import SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME, ActiveSet, gate
+from serving.calls.observe import CappedObservation, ObservationStore, cap_observation
+from serving.calls.policy import Decision, RiskPolicy
+from serving.calls.validate import schema_errors, validate_arguments
+from serving.model.schema import ToolCard
+from serving.model.selection import SessionContext, Subgoal
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from serving.schema import (
+from serving.model.schema import (
     FieldError,
     LabeledQuery,
     ToolCard,

@@ -13,8 +13,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from serving.schema import ToolCard
-from serving.selection import Candidate, SessionContext, Subgoal
+from serving.model.schema import ToolCard
+from serving.model.selection import Candidate, SessionContext, Subgoal
 
 MAX_TOOLS_NAMED = 3  # tools listed per missing connection, scope or environment
 

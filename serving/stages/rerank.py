@@ -11,17 +11,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from serving.encoder import Scorer
-from serving.menu_policy import MenuBars, cut_menu
-from serving.ranker_features import (
+from serving.bundle.encoder import Scorer
+from serving.model.schema import ToolCard
+from serving.model.selection import Candidate, Selection, Subgoal
+from serving.stages.menu_policy import MenuBars, cut_menu
+from serving.stages.ranker_features import (
     MISSING_RANK,
     Calibration,
     History,
     exploration_bonus,
     feature_matrix,
 )
-from serving.schema import ToolCard
-from serving.selection import Candidate, Selection, Subgoal
 
 PRIOR_ORDERS = ("dense", "fused")
 
@@ -147,7 +147,7 @@ def rank_fusion(
 
 @dataclass(frozen=True)
 class LearnedReranker:
-    """LightGBM (lambdarank) over `serving.ranker_features.FEATURE_NAMES`; relevance =
+    """LightGBM (lambdarank) over `serving.stages.ranker_features.FEATURE_NAMES`; relevance =
     the calibrated probability of the model's score, plus a bounded exploration bonus for
     tools with little history when `exploration_rate` > 0.
 
@@ -157,7 +157,7 @@ class LearnedReranker:
     """
 
     inner: Reranker
-    model: Any  # serving.trees.TreeEnsemble (or a lightgbm.Booster): .predict(features)
+    model: Any  # serving.stages.trees.TreeEnsemble (or a lightgbm.Booster): .predict(features)
     cards: Mapping[str, ToolCard]
     history: History
     exploration_rate: float = 0.0
@@ -302,7 +302,7 @@ ABSTAIN_REASON = "rerank:abstain"
 
 @dataclass(frozen=True)
 class CutStage:
-    """Stage `menu`: the reranked list cut to the menu by `serving.menu_policy.cut_menu`
+    """Stage `menu`: the reranked list cut to the menu by `serving.stages.menu_policy.cut_menu`
     (relevance alone decides who stays), near-ties then ordered by cost and latency inside
     it, so they can never push a tool across the cut. `abstain`: the no-tool decision said
     no, and every candidate leaves (`rerank:abstain`)."""

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from serving.io import InputError, LineError
+from serving.model.io import InputError, LineError
 
 try:  # flock is POSIX-only; elsewhere threads are still serialised by the lock
     import fcntl

@@ -28,8 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from serving.selection import Subgoal
-from serving.vocab import OPERATIONS
+from serving.model.selection import Subgoal
+from serving.model.vocab import OPERATIONS
 
 log = logging.getLogger(__name__)
 
@@ -331,7 +331,7 @@ def actionable_clauses(observation_text: str) -> list[str]:
     The rule: split the text into sentences (at `. ! ? ;` followed by space, and at line
     breaks); keep only what follows a sentence's last `": "` (so `"Action required:
     restart web-1"` gives `"restart web-1"`); a clause is actionable when it *begins*
-    with an operation verb from `serving.vocab.OPERATIONS`, optionally after a cue such
+    with an operation verb from `serving.model.vocab.OPERATIONS`, optionally after a cue such
     as "please", "then", "you should", "make sure to". Beginning, not containing: tool
     output is full of statuses ("3 open issues", "was deleted") that are not requests.
     """

@@ -4,7 +4,7 @@ A menu holds the tools that clear a calibrated bar (a write or destructive tool 
 one than a read tool: a write at low relevance is a risk with no benefit) and stay within
 a ratio of the step's best, at most `menu_size` of them, never padded below the bars. A
 tool the step names exactly always stays. The `tune_menus` stage chooses the bars and the
-no-tool model (`serving.abstain`) on validation steps and writes them to `models/menus/`;
+no-tool model (`serving.stages.abstain`) on validation steps and writes them to `models/menus/`;
 the bundle carries the file as `menus.json`.
 """
 
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from serving.abstain import NoToolModel
-from serving.schema import ToolCard
-from serving.selection import Candidate
+from serving.model.schema import ToolCard
+from serving.model.selection import Candidate
+from serving.stages.abstain import NoToolModel
 
 MENU_POLICY_FILE = "menus.json"
 WRITE_RISKS = frozenset(("write", "destructive"))

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from serving.schema import ToolCard
-from serving.selection import Candidate
-from serving.text import estimate_tokens
+from serving.model.schema import ToolCard
+from serving.model.selection import Candidate
+from serving.model.text import estimate_tokens
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from serving.retrieve import DenseRetriever, Hits
+from serving.stages.retrieve import DenseRetriever, Hits
 
 HNSW_NEIGHBOURS = 32  # graph degree: recall vs memory (~4 * 2 * 32 bytes a vector)
 HNSW_EF_BUILD = 80

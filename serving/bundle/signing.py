@@ -1,7 +1,7 @@
 """Optional Ed25519 signatures over bundle versions (the `cryptography` package).
 
 A bundle's version id already covers every file and the whole manifest (see
-`serving.bundle`), so signing the version signs the bundle. The signature sits in the
+`serving.bundle.files`), so signing the version signs the bundle. The signature sits in the
 manifest (`signature`, base64), the one field the version cannot cover. Verification is
 on when a public key is configured: passed in, or a PEM file named by
 `$TOOLSIFT_BUNDLE_PUBLIC_KEY`; then an unsigned or wrongly signed bundle is refused.

@@ -1,0 +1,2 @@
+"""The selection bundle: its files, manifest and hashes, signatures, and the encoders
+(torch or ONNX) it ships."""
