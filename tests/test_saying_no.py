@@ -23,6 +23,7 @@ from training.tune_menus import (
     choose_threshold,
     menu_point,
     tune_menus,
+    tune_share,
 )
 
 
@@ -257,3 +258,9 @@ def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):
     assert first["check"][0] == "k8s.get_rollout_status"
     assert first["tell"][0] == "slack.post_message"
     assert all(t.startswith("slack.") for t in first["tell"])
+
+
+def test_a_small_valid_split_still_leaves_requests_with_gold_to_fit():
+    assert tune_share(1700, 200) == 200  # the demo: the ranker's 200 validation groups
+    assert tune_share(58, 200) == 29  # a benchmark's 58: half tune, half fit
+    assert tune_share(1700, 0) == 0  # --valid: every traced subgoal fits

@@ -277,17 +277,24 @@ def tune_menus(
 # --- I/O ---------------------------------------------------------------------------------
 
 
+def tune_share(n_available: int, n_tune: int) -> int:
+    """How many of `n_available` held-out requests tune: `n_tune`, at most half."""
+    return min(n_tune, n_available // 2)
+
+
 def held_out_requests(
     pairs_path: Path, traces: Sequence[Any], *, n_tune: int, n_fit: int
 ) -> tuple[list[LabeledQuery], dict[str, str]]:
     """Traced valid-split subgoals as labeled queries in their trace's session: the first
     `n_tune` (the ranker's validation groups, in its order) tune, the next `n_fit` fit
-    (`n_tune` 0: every one fits)."""
+    (`n_tune` 0: every one fits). A small valid split (a benchmark's) tunes on at most
+    half of it, so the fit half still has requests with gold."""
     from features.candidates import traced_valid_queries
     from features.dataset import PAIRS_SCHEMA, scan_parquet
 
     pairs = scan_parquet(pairs_path, PAIRS_SCHEMA).collect()
     valid = traced_valid_queries(pairs).head(n_tune + n_fit)
+    n_tune = tune_share(valid.height, n_tune)
     contexts = {t.request_id: t.context for t in traces}
     queries, half = [], {}
     for i, row in enumerate(valid.iter_rows(named=True)):
