@@ -48,7 +48,7 @@ from serving.model.config import RuntimeParams, utc_now
 from serving.model.schema import ToolCard
 from serving.model.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
 from serving.model.text import request_text
-from serving.stages.abstain import Abstention, step_signals
+from serving.stages.abstain import Abstention, abstaining_steps, step_signals
 from serving.stages.ann import ApproximateDense
 from serving.stages.disclose import Disclosure, disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
@@ -148,6 +148,21 @@ class StepResult:
 
 
 DEFAULT_RANKED = 20  # request-level tools listed by `Discovery.to_dict`
+
+
+@dataclass(frozen=True, slots=True)
+class _RankedStep:
+    """One step after the rerank, before its menu: what `Selector._finish_one` needs."""
+
+    vector: np.ndarray
+    selection: Selection  # after the rerank
+    retrieved: tuple[Candidate, ...]
+    filtered: tuple[Candidate, ...]
+    lacking: tuple[str, ...]  # products the step names that the session lacks
+    signals: np.ndarray
+    p_served: float | None  # the no-tool model's; None: it does not decide this step
+    depth: int
+    decide_ms: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -594,18 +609,22 @@ class Selector:
         exact_in_request = self._exact.match(request) if request else []
         placed = {r for s in subgoals for r in self._exact.match(s.text)}
         orphans = [r for r in exact_in_request if r not in placed]
-        return [
-            self._select_one(
+        ranked = [
+            self._rank_one(
                 sg,
                 vec,
                 mask,
                 ctx,
                 extra_exact=orphans if i == 0 else [],
-                shared_ms=t_shared,
                 depth=self.params.rerank_depth if depth is None else depth,
             )
             for i, (sg, vec) in enumerate(zip(subgoals, vectors, strict=True))
         ]
+        model = self.menu_policy.no_tool
+        abstains = (abstaining_steps([r.p_served for r in ranked], model) if model is not None
+                    else [False] * len(ranked))
+        return [self._finish_one(r, ctx, abstain=a, shared_ms=t_shared)
+                for r, a in zip(ranked, abstains, strict=True)]
 
     def search_tools(
         self,
@@ -734,7 +753,7 @@ class Selector:
             ),
         ]
 
-    def _select_one(
+    def _rank_one(
         self,
         subgoal: Subgoal,
         vector: np.ndarray,
@@ -742,9 +761,10 @@ class Selector:
         ctx: SessionContext,
         *,
         extra_exact: Sequence[int],
-        shared_ms: float,
         depth: int,
-    ) -> StepResult:
+    ) -> _RankedStep:
+        """Retrieve, filter and rerank one subgoal, and its no-tool signals: what the
+        request-level decision (`abstaining_steps`) reads before any menu is cut."""
         p = self.params
         # three runs, so the trace keeps the set after fusion and after the filters
         sel = run_stages(
@@ -761,23 +781,38 @@ class Selector:
         )
         sel = run_stages(sel, [("rerank", rerank)])
         ranked = sel.candidates
-        floor = self.ranking_floor
-        shortlist = tuple(c for c in ranked if c.score >= floor or is_exact(c))[: p.menu_size]
         t = time.perf_counter()
         lacking = unconnected_products(subgoal, self.named_connections, ctx)
         connected = [a for a in named_products(subgoal, self.named_connections)
                      if a not in lacking]
         signals = step_signals(subgoal, ranked, connected, self._bm25.vocab)
-        abstention = self.no_tool_decision(ranked, signals, lacking)
-        decide_ms = (time.perf_counter() - t) * 1e3
+        model = self.menu_policy.no_tool
+        # a step that names a tool exactly is never the model's to decide; one with no
+        # candidate at all is served by nothing
+        p_served = (None if model is None or any(is_exact(c) for c in ranked)
+                    else model.probability(signals) if ranked else 0.0)
+        return _RankedStep(vector, sel, retrieved, filtered, tuple(lacking), signals, p_served,
+                           depth, (time.perf_counter() - t) * 1e3)
+
+    def _finish_one(
+        self, step: _RankedStep, ctx: SessionContext, *, abstain: bool, shared_ms: float
+    ) -> StepResult:
+        """Cut the menu (empty when the step abstains), look up what the session lacks,
+        disclose."""
+        p = self.params
+        sel, subgoal, lacking = step.selection, step.selection.subgoal, step.lacking
+        floor = self.ranking_floor
+        ranked = sel.candidates
+        shortlist = tuple(c for c in ranked if c.score >= floor or is_exact(c))[: p.menu_size]
+        abstention = self.no_tool_reason(step.p_served, lacking) if abstain else None
         cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
-                       abstain=abstention is not None,
-                       keep_best=self.menu_policy.no_tool is not None)
+                       abstain=abstain, keep_best=self.menu_policy.no_tool is not None)
         sel = run_stages(sel, [("menu", cut)])
         if abstention is None and not sel.candidates:
             abstention = Abstention("no tool in this session cleared the relevance bar")
         t = time.perf_counter()
-        missing = self.missing_access(subgoal, vector, ctx, sel.candidates, lacking, depth)
+        missing = self.missing_access(subgoal, step.vector, ctx, sel.candidates, lacking,
+                                      step.depth)
         missing_ms = (time.perf_counter() - t) * 1e3
 
         # disclosure renders the menu for the prompt (not a Selection -> Selection stage)
@@ -788,36 +823,27 @@ class Selector:
         disclose_ms = (time.perf_counter() - t) * 1e3
         return StepResult(
             subgoal=subgoal,
-            retrieved=retrieved,
-            filtered=filtered,
+            retrieved=step.retrieved,
+            filtered=step.filtered,
             menu=sel.candidates,
             dropped=sel.dropped,
             discovery=discovery,
             selection=selection,
             decisions=decisions,
             # the batch encode is shared by the request's subgoals: its per-subgoal share
-            timings_ms={"encode": shared_ms, **sel.timings_ms, "decide": decide_ms,
+            timings_ms={"encode": shared_ms, **sel.timings_ms, "decide": step.decide_ms,
                         "missing": missing_ms, "disclose": disclose_ms},
             shortlist=shortlist,
-            signals=tuple(float(x) for x in signals),
+            signals=tuple(float(x) for x in step.signals),
             abstention=abstention,
             missing=missing,
         )
 
-    def no_tool_decision(
-        self, ranked: Sequence[Candidate], signals: np.ndarray, lacking: Sequence[str]
-    ) -> Abstention | None:
-        """Why the step abstains, or None: the no-tool model's verdict on its `signals`
-        (`serving.stages.abstain`), when the bundle has one. A step that names a tool exactly
-        never abstains. `lacking`: the products it names that the session lacks (said in
-        the reason; reported as missing whatever the decision, since a product name can
-        also be a common word)."""
-        model = self.menu_policy.no_tool
-        if model is None or not ranked or any(is_exact(c) for c in ranked):
-            return None
-        p_served = model.probability(signals)
-        if p_served >= model.threshold:
-            return None
+    @staticmethod
+    def no_tool_reason(p_served: float | None, lacking: Sequence[str]) -> Abstention:
+        """Why a step the no-tool model abstains on has no menu. `lacking`: the products
+        it names that the session lacks (said in the reason; reported as missing whatever
+        the decision, since a product name can also be a common word)."""
         why = "no tool in this session fits this step"
         if lacking:
             why += f" (it names {', '.join(lacking)}: not connected)"

@@ -3,6 +3,7 @@ that chooses them (training.tune_menus), on the fixture catalog and a real bundl
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,7 +12,14 @@ from serving.bundle.files import BundleError, finalize_manifest, load_bundle, lo
 from serving.model.io import load_catalog
 from serving.model.selection import Candidate, SessionContext, Subgoal
 from serving.selector import Selector
-from serving.stages.abstain import SIGNAL_NAMES, NoToolModel, step_signals, word_share
+from serving.stages.abstain import (
+    SIGNAL_NAMES,
+    NoToolModel,
+    abstaining_steps,
+    plain_words,
+    step_signals,
+    word_share,
+)
 from serving.stages.logistic import fit_logistic
 from serving.stages.menu_policy import MENU_POLICY_FILE, MenuBars, MenuPolicy, cut_menu
 from serving.stages.missing_access import missing_access
@@ -20,8 +28,10 @@ from training.tune_menus import (
     Params,
     Replayed,
     choose_bars,
+    choose_step_threshold,
     choose_threshold,
     menu_point,
+    step_decisions,
     tune_menus,
     tune_share,
 )
@@ -101,12 +111,18 @@ def test_step_signals_by_hand():
         "cosine_gap": 0.2, "top_bm25": math.log1p(3.0), "retrievers_agree": 1.0,
         "top5_overlap": 2 / 5,  # dense top 5 {x, y}, BM25 top 5 {x, y, z}
         "capability_hits": math.log1p(1), "has_operation": 1.0, "has_entity": 1.0,
-        "names_session_product": 1.0, "catalog_words": 1.0,
+        "names_session_product": 1.0, "catalog_words": 1.0, "unknown_words": 0.0,
     })
     empty = step_signals(Subgoal("hello"), [])
-    assert empty[SIGNAL_NAMES.index("top_cosine")] == -1.0 and empty.sum() == -1.0
-    # "book", "flight", "lisbon" are no card's words; numbers do not count
-    assert word_share("book 2 flights to Lisbon on 2026-11-16", {"book"}) == pytest.approx(1 / 3)
+    assert empty[SIGNAL_NAMES.index("top_cosine")] == -1.0
+    assert empty[SIGNAL_NAMES.index("unknown_words")] == pytest.approx(math.log1p(1))
+    assert empty.sum() == pytest.approx(-1.0 + math.log1p(1))
+    # "book", "flight", "lisbon" are no card's words; numbers and dates do not count
+    words = plain_words("book 2 flights to Lisbon on 2026-11-16")
+    assert words == ["book", "flight", "lisbon"]
+    assert word_share(words, {"book"}) == pytest.approx(1 / 3)
+    taxi = step_signals(Subgoal("get me a taxi to the airport at 15:30"), [], (), {"get"})
+    assert taxi[SIGNAL_NAMES.index("unknown_words")] == pytest.approx(math.log1p(2))
 
 
 def test_no_tool_model_probability_and_checks():
@@ -117,10 +133,25 @@ def test_no_tool_model_probability_and_checks():
     assert model.probability(x) == pytest.approx(1 / (1 + math.exp(-1)))
     assert model.probabilities(np.stack([x, x]))[1] == pytest.approx(model.probability(x))
     assert NoToolModel.from_dict(model.to_dict()) == model
+    stepped = NoToolModel(("top_relevance",), (1.0,), 0.0, 0.5, step_threshold=0.1)
+    assert NoToolModel.from_dict(stepped.to_dict()) == stepped and model.step_bar == 0.5
+    with pytest.raises(ValueError, match="step_threshold"):
+        NoToolModel(("top_relevance",), (1.0,), 0.0, 0.5, step_threshold=0.6)
     with pytest.raises(ValueError, match="unknown"):
         NoToolModel(("made_up",), (1.0,), 0.0, 0.5)
     with pytest.raises(ValueError, match="missing or malformed"):
         NoToolModel.from_dict({"signals": ["top_relevance"]})
+
+
+def test_a_request_abstains_whole_and_its_served_steps_keep_a_lower_bar():
+    model = NoToolModel(("top_relevance",), (1.0,), 0.0, 0.5, step_threshold=0.2)
+    # every step below 0.5: the whole request abstains
+    assert abstaining_steps([0.4, 0.3], model) == [True, True]
+    # one step served: the others abstain only below 0.2; a step the model does not
+    # decide (it names a tool exactly) never abstains
+    assert abstaining_steps([0.9, 0.3, 0.1, None], model) == [False, False, True, False]
+    assert abstaining_steps([None, 0.1], model) == [False, True]
+    assert abstaining_steps([], model) == []
 
 
 def test_fit_logistic_recovers_a_direction_and_refuses_one_class():
@@ -148,9 +179,9 @@ def test_missing_access_groups_what_beats_the_session(cards):
     assert "connect jira to use jira.create_issue" in found[0].line()
 
 
-def _row(qid, half, gold, probs_like, shortlists):
+def _row(qid, half, gold, probs_like, shortlists, family="small_talk"):
     signals = tuple(np.array([p] + [0.0] * (len(SIGNAL_NAMES) - 1)) for p in probs_like)
-    return Replayed(qid, half, "served" if gold else "small_talk", frozenset(gold), signals,
+    return Replayed(qid, half, "served" if gold else family, frozenset(gold), signals,
                     shortlists)
 
 
@@ -165,28 +196,42 @@ def test_threshold_and_bars_chosen_by_hand(cards):
         _row("g2", "tune", {"github.search_code"}, [1.0], (tuple(_c(t, s) for t, s in gold),)),
         _row("n1", "tune", set(), [0.0], ((_c("k8s.get_pod_logs", 0.3),),)),
     ]
-    probs = [np.array([0.9]), np.array([0.9]), np.array([0.1])]
-    point = menu_point(rows, probs, 0.5, MenuBars(read=0.04, write=0.1), cards, size=8)
+    marks = [[False], [False], [True]]  # the no-tool request abstains
+    point = menu_point(rows, marks, MenuBars(read=0.04, write=0.1), cards, size=8)
     # both gold read tools clear 0.04; the write (0.02) does not: menus of 2, R_menu 1
     assert point["r_menu"] == 1.0 and point["menu_length"] == 2.0
     assert point["abstain_rate"] == 1.0 and point["false_abstain"] == 0.0
-    tight = menu_point(rows, probs, 0.5, MenuBars(read=0.1, write=0.1), cards, size=8)
+    tight = menu_point(rows, marks, MenuBars(read=0.1, write=0.1), cards, size=8)
     assert tight["r_menu"] == 0.5 and tight["menu_length"] == 1.0
-    curve = [menu_point(rows, probs, 0.5, b, cards, size=8)
+    curve = [menu_point(rows, marks, b, cards, size=8)
              for b in (MenuBars(), MenuBars(0.04, 0.1), MenuBars(0.1, 0.1))]
     assert choose_bars(curve, 0.0)["read"] == 0.04  # the shortest menus with no recall lost
     assert choose_bars(curve, 0.5)["read"] == 0.1
 
 
-def test_tune_menus_separates_the_halves(cards):
+def test_step_decisions_and_the_step_threshold_by_hand():
+    model = NoToolModel(("top_relevance",), (10.0,), -5.0, 0.5)  # P = 0.5 at relevance 0.5
+    served = [_row("a", "tune", {"x"}, [0.9, 0.3], ((), ())),  # served: its 0.3 step counts
+              _row("b", "tune", {"x"}, [0.8, 0.45], ((), ())),
+              _row("c", "tune", {"x"}, [0.2], ((),))]  # abstains whole: its step does not count
+    # steps of a and b: P(0.3), P(0.45), P(0.8), P(0.9); at most 1 of 4 may fall below
+    step = choose_step_threshold(model, served, 0.25)
+    assert step == pytest.approx(1 / (1 + math.exp(-(4.5 - 5.0))))  # P(0.45)
+    assert choose_step_threshold(model, served, 0.9) == 0.5  # never above the threshold
+    stepped = replace(model, step_threshold=step)
+    assert step_decisions(stepped, served) == [[False, True], [False, False], [True]]
+    assert step_decisions(None, served) == [[False, False], [False, False], [False]]
+
+
+def test_tune_menus_judges_each_no_tool_family_by_the_fit_without_it(cards):
     shortlist = (_c("github.list_commits", 0.7), _c("github.search_code", 0.01))
     rows = [_row(f"f{i}", "fit", {"github.list_commits"}, [0.6 + i / 100], (shortlist,))
             for i in range(20)]
     rows += [_row(f"fn{i}", "fit", set(), [0.1 + i / 100], (shortlist,)) for i in range(20)]
     rows += [_row(f"t{i}", "tune", {"github.list_commits"}, [0.5 + i / 50], (shortlist,))
              for i in range(10)]
-    rows += [_row(f"tn{i}", "tune", set(), [0.2], (shortlist,)) for i in range(5)]
-    params = Params(n_fit_queries=0, fit_families=("small_talk",), l2=1.0,
+    rows += [_row(f"tn{i}", "tune", set(), [0.2], (shortlist,), "writing") for i in range(5)]
+    params = Params(n_fit_queries=0, l2=1.0,
                     max_false_abstain=0.0, read_bars=(0.0, 0.02), write_bars=(0.0, 0.02),
                     relative_bars=(0.0,), r_menu_tolerance=0.0)
     tuned = tune_menus(rows, cards, params, size=8)
@@ -195,6 +240,8 @@ def test_tune_menus_separates_the_halves(cards):
     assert tuned.metrics["chosen"]["false_abstain"] == 0.0
     assert tuned.metrics["chosen"]["abstain_rate"] == 1.0  # 0.2 < every tune gold's 0.5+
     assert tuned.policy.bars.read == 0.02  # drops search_code (0.01), list_commits stays
+    assert set(tuned.metrics["held_out_abstain_by_family"]) == {"small_talk", "writing"}
+    assert model.step_bar <= model.threshold
 
 
 def test_a_bundle_carries_its_menu_policy_and_refuses_a_bad_one(fixture_bundle, tmp_path):

@@ -10,18 +10,23 @@ its first slice) and, with `--valid`, labeled requests phrased unlike the traces
 world's valid.jsonl). Every step keeps its signals (`serving.stages.abstain`) and its shortlist
 (the reranker's first `menu_size` with their relevance).
 
-Two disjoint halves, so the operating point is judged on phrasing the fit never saw:
+Requests with gold come in two disjoint halves; no-tool requests are judged family by family:
 - *fit*: traced valid subgoals (the ranker trained on some of them as "more groups": in
-  sample, which is fine for a direction) and the no-tool requests of `fit_families`. The
-  no-tool model is a ridge logistic regression of "served" on the signals.
+  sample, which is fine for a direction) and every no-tool request. The no-tool model is
+  a ridge logistic regression of "served" on the signals.
 - *tune*: the VALID requests (without `--valid`: the ranker's own validation subgoals,
-  `train_ltr.n_valid_groups`, which share the traces' phrasing) and the no-tool requests
-  of every other family. The threshold is the highest that abstains on at most
-  `max_false_abstain` of the tune requests with gold; then every (read bar, write bar,
-  relative bar, mass) of the grid is scored on the tune half (`menu_curve`: mean menu length,
-  R_menu per gold tool, abstain rate), and the bars are the shortest menus whose R_menu
-  stays within `r_menu_tolerance` of no bars (`choose_bars`). A step the model serves
-  keeps its best tool whatever the bars (`cut_menu(keep_best=True)`).
+  `train_ltr.n_valid_groups`, which share the traces' phrasing). The threshold is the
+  highest at which at most `max_false_abstain` of them abstain as a whole; the step
+  threshold, for the steps of a request that does not, the highest at which at most
+  that share of their steps would (`abstaining_steps`).
+- a no-tool request is judged by the model fit without its family and thresholded the
+  same way (leave one family out), so its family's abstain rate is measured on phrasing
+  the fit never saw.
+Then every (read bar, write bar, relative bar, mass) of the grid is scored on the tune
+requests and the no-tool ones (`menu_curve`: mean menu length, R_menu per gold tool,
+abstain rate), and the bars are the shortest menus whose R_menu stays within
+`r_menu_tolerance` of no bars (`choose_bars`). A step the model serves keeps its best
+tool whatever the bars (`cut_menu(keep_best=True)`).
 
 Writes OUT_DIR/menus.json (`serving.stages.menu_policy.MenuPolicy`; `export --menus` packs it),
 OUT_DIR/curve.csv (the bars' grid), OUT_DIR/thresholds.csv (the no-tool threshold's
@@ -37,7 +42,7 @@ import logging
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -46,9 +51,9 @@ import numpy as np
 
 from serving.model.schema import LabeledQuery, ToolCard
 from serving.model.selection import Candidate
-from serving.stages.abstain import SIGNAL_NAMES, NoToolModel
+from serving.stages.abstain import SIGNAL_NAMES, NoToolModel, abstaining_steps
 from serving.stages.logistic import fit_logistic
-from serving.stages.menu_policy import MenuBars, MenuPolicy, cut_menu
+from serving.stages.menu_policy import MenuBars, MenuPolicy, cut_menu, is_exact
 from training.core.params import ParamsError, load_params, optional, read_section
 
 log = logging.getLogger(__name__)
@@ -60,7 +65,6 @@ class Params:
     """Mirror of the `tune_menus` section of params.yaml."""
 
     n_fit_queries: int  # traced valid subgoals (after the ranker's validation ones) to fit on
-    fit_families: tuple[str, ...]  # no-tool families the model is fit on; the rest tune it
     l2: float  # ridge on the standardised weights
     max_false_abstain: float  # tune requests with gold that may abstain
     read_bars: tuple[float, ...]
@@ -154,10 +158,25 @@ def threshold_curve(served: np.ndarray, none: np.ndarray) -> list[dict[str, floa
     ]
 
 
+def step_decisions(model: NoToolModel | None, rows: Sequence[Replayed]) -> list[list[bool]]:
+    """Which steps of each row abstain under `model`, as the runtime decides
+    (`abstaining_steps`; a step whose shortlist holds a tool it names exactly never
+    abstains; no model: none)."""
+    out = []
+    for r in rows:
+        if model is None or not r.signals:
+            out.append([False] * len(r.signals))
+            continue
+        probs = model.probabilities(np.array(r.signals))
+        ps = [None if any(is_exact(c) for c in sl) else float(p)
+              for sl, p in zip(r.shortlists, probs, strict=True)]
+        out.append(abstaining_steps(ps, model))
+    return out
+
+
 def menu_point(
     rows: Sequence[Replayed],
-    p_steps: Sequence[np.ndarray],
-    threshold: float,
+    abstains: Sequence[Sequence[bool]],
     bars: MenuBars,
     cards: Mapping[str, ToolCard],
     *,
@@ -165,15 +184,13 @@ def menu_point(
     keep_best: bool = True,
 ) -> dict[str, float]:
     """R_menu (per gold tool) and mean menu length over the requests with gold, and the
-    abstain rates, of one operating point: a step abstains below `threshold`, else its
-    shortlist is cut as the runtime cuts it."""
+    abstain rates, of one operating point: the steps `abstains` marks have no menu, the
+    others are cut as the runtime cuts them."""
     hits, lengths, abstained = [], [], {True: [], False: []}
-    for row, probs in zip(rows, p_steps, strict=True):
-        menus = []
-        for shortlist, p in zip(row.shortlists, probs, strict=True):
-            exact = any(c.scores.get("exact", 0.0) > 0 for c in shortlist)
-            menus.append([] if p < threshold and not exact
-                         else cut_menu(shortlist, cards, bars, size=size, keep_best=keep_best)[0])
+    for row, marks in zip(rows, abstains, strict=True):
+        menus = [[] if mark else cut_menu(shortlist, cards, bars, size=size,
+                                          keep_best=keep_best)[0]
+                 for shortlist, mark in zip(row.shortlists, marks, strict=True)]
         abstained[row.served].append(not any(menus))
         if row.served:
             offered = {c.tool_id for m in menus for c in m}
@@ -190,8 +207,7 @@ def menu_point(
 
 def menu_curve(
     rows: Sequence[Replayed],
-    p_steps: Sequence[np.ndarray],
-    threshold: float,
+    abstains: Sequence[Sequence[bool]],
     cards: Mapping[str, ToolCard],
     params: Params,
     *,
@@ -206,7 +222,7 @@ def menu_curve(
     ]
     if MenuBars() not in grid:
         grid.insert(0, MenuBars())
-    return [menu_point(rows, p_steps, threshold, b, cards, size=size, keep_best=params.no_tool)
+    return [menu_point(rows, abstains, b, cards, size=size, keep_best=params.no_tool)
             for b in grid]
 
 
@@ -220,6 +236,27 @@ def choose_bars(curve: Sequence[Mapping[str, float]], tolerance: float) -> Mappi
                                   p["read"] + p["write"] + p["relative"] - p.get("mass", 1.0)))
 
 
+def choose_step_threshold(model: NoToolModel, served: Sequence[Replayed],
+                          max_false: float) -> float:
+    """The highest bar, at most `model.threshold`, at which at most `max_false` of the
+    steps of the requests with gold that do not abstain as a whole would abstain."""
+    probs = [model.probabilities(np.array(r.signals)) for r in served if r.signals]
+    steps = np.concatenate([p for p in probs if p.max() >= model.threshold] or [np.zeros(0)])
+    return min(model.threshold, choose_threshold(steps, max_false)) if steps.size else (
+        model.threshold)
+
+
+def fit_model(fit: Sequence[Replayed], tune_served: Sequence[Replayed],
+              params: Params) -> NoToolModel:
+    """The no-tool model fit on `fit`, its thresholds chosen on `tune_served`."""
+    weights, bias = fit_no_tool(fit, l2=params.l2)
+    probe = NoToolModel(SIGNAL_NAMES, weights, bias, 0.0)
+    threshold = choose_threshold(request_scores(probe, tune_served), params.max_false_abstain)
+    model = NoToolModel(SIGNAL_NAMES, weights, bias, threshold)
+    return replace(model, step_threshold=choose_step_threshold(
+        model, tune_served, params.max_false_abstain))
+
+
 @dataclass(frozen=True, slots=True)
 class Tuned:
     policy: MenuPolicy
@@ -231,45 +268,49 @@ class Tuned:
 def tune_menus(
     rows: Sequence[Replayed], cards: Mapping[str, ToolCard], params: Params, *, size: int
 ) -> Tuned:
-    """The no-tool model on the fit half, its threshold and the bars on the tune half."""
-    fit = [r for r in rows if r.half == "fit"]
-    tune = [r for r in rows if r.half == "tune"]
-    names = SIGNAL_NAMES
+    """The no-tool model on the fit half's requests with gold and every no-tool request,
+    its thresholds and the bars on the tune half's requests with gold. A no-tool
+    request is judged by the model fit without its family (and thresholded the same
+    way), so each family's abstain rate is the rate on phrasing the fit never saw."""
+    fit_served = [r for r in rows if r.half == "fit" and r.served]
+    none = [r for r in rows if not r.served]
+    tune_served = [r for r in rows if r.half == "tune" and r.served]
+    judged = tune_served + none
     if params.no_tool:
-        weights, bias = fit_no_tool(fit, l2=params.l2)
-        probe = NoToolModel(names, weights, bias, 0.0)
-        served = request_scores(probe, [r for r in tune if r.served])
-        none = request_scores(probe, [r for r in tune if not r.served])
-        model = NoToolModel(names, weights, bias,
-                            choose_threshold(served, params.max_false_abstain))
-        p_steps = [probe.probabilities(np.array(r.signals)) if r.signals else np.zeros(0)
-                   for r in tune]
-        thresholds = threshold_curve(served, none)
+        model: NoToolModel | None = fit_model(fit_served + none, tune_served, params)
+        # a family alone has no fit without it: the full model judges it, in sample
+        held_out = {f: fit_model(fit_served + others, tune_served, params) if others else model
+                    for f in sorted({r.family for r in none})
+                    for others in [[r for r in none if r.family != f]]}
+        abstains = step_decisions(model, tune_served) + [
+            step_decisions(held_out[r.family], [r])[0] for r in none]
+        thresholds = threshold_curve(
+            request_scores(model, tune_served),
+            np.array([request_scores(held_out[r.family], [r])[0] for r in none]))
     else:
-        model, thresholds = None, []
-        p_steps = [np.ones(len(r.signals)) for r in tune]
-    threshold = model.threshold if model is not None else 0.0
-    curve = menu_curve(tune, p_steps, threshold, cards, params, size=size)
+        model, held_out, thresholds = None, {}, []
+        abstains = step_decisions(None, judged)
+    curve = menu_curve(judged, abstains, cards, params, size=size)
     chosen = choose_bars(curve, params.r_menu_tolerance)
     policy = MenuPolicy(MenuBars(chosen["read"], chosen["write"], chosen["relative"],
                                  chosen["mass"]), model)
     base = curve[0]
     families: dict[str, list[bool]] = {}
-    for r, probs in zip(tune, p_steps, strict=True):
+    for r, marks in zip(judged, abstains, strict=True):
         if not r.served:
-            abstains = probs.size == 0 or probs.max() < threshold
-            families.setdefault(r.family, []).append(bool(abstains))
+            families.setdefault(r.family, []).append(all(marks))
     metrics = {
-        "n_fit": {"served": sum(r.served for r in fit), "no_tool": sum(not r.served for r in fit)},
-        "n_tune": {"served": sum(r.served for r in tune),
-                   "no_tool": sum(not r.served for r in tune)},
-        "fit_families": sorted({r.family for r in fit if not r.served}),
-        "tune_families": sorted(families),
+        "n_fit": {"served": len(fit_served), "no_tool": len(none)},
+        "n_tune": {"served": len(tune_served), "no_tool": len(none)},
+        "families": sorted(families),
         "no_tool_model": None if model is None else model.to_dict(),
-        "threshold": round(threshold, 4),
+        "threshold": round(model.threshold, 4) if model is not None else 0.0,
+        "step_threshold": round(model.step_bar, 4) if model is not None else 0.0,
         "chosen": {k: round(v, 4) for k, v in chosen.items()},
         "no_bars": {k: round(v, 4) for k, v in base.items()},
-        "tune_abstain_by_family": {f: round(float(np.mean(v)), 4) for f, v in families.items()},
+        # each family by the fit without it (in sample when it is the only family)
+        "held_out_abstain_by_family": {f: round(float(np.mean(v)), 4)
+                                       for f, v in families.items()},
     }
     return Tuned(policy, curve, thresholds, metrics)
 
@@ -381,8 +422,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                      n_fit=params.n_fit_queries + (n_tune if valid else 0))
     served += valid
     half |= {q.query_id: "tune" for q in valid}
-    half |= {q.query_id: "fit" if (q.slices or ("none",))[0] in params.fit_families else "tune"
-             for q in no_tool}
+    half |= {q.query_id: "fit" for q in no_tool}  # each family judged by the fit without it
     with tempfile.TemporaryDirectory(prefix="toolsift-menus-") as tmp:
         export_bundle(cards, Path(tmp) / "bundle", retriever_path=Path(args.retriever),
                       reranker_path=Path(args.reranker), ltr_path=Path(args.ltr),

@@ -35,6 +35,7 @@ SIGNAL_NAMES: tuple[str, ...] = (
     "has_entity",  # ... and an object the catalog knows
     "names_session_product",  # the step names a product the session is connected to
     "catalog_words",  # share of the step's words (numbers aside) that some tool card uses
+    "unknown_words",  # log(1 + the step's words, numbers aside, that no tool card uses)
 )
 
 
@@ -60,6 +61,7 @@ def step_signals(
         return [c.tool_id for c in sorted(hits, key=lambda c: c.scores[f"rank_{source}"])[:n]]
 
     dense5, bm255 = top("dense", 5), top("bm25", 5)
+    words = plain_words(subgoal.text)
     return np.array(
         [
             relevance[0],
@@ -73,14 +75,20 @@ def step_signals(
             float(bool(subgoal.operations)),
             float(bool(subgoal.entities)),
             float(bool(connected_named)),
-            word_share(subgoal.text, catalog_words),
+            word_share(words, catalog_words),
+            math.log1p(sum(t not in catalog_words for t in words)),
         ]
     )
 
 
-def word_share(text: str, words: Collection[str]) -> float:
-    """Share of `text`'s tokens, numbers and ids with digits aside, that are in `words`."""
-    tokens = [t for t in tokenize(text) if not any(ch.isdigit() for ch in t)]
+def plain_words(text: str) -> list[str]:
+    """`text`'s tokens, numbers and ids with digits aside (a date or a ticket key says
+    nothing about whether a tool fits)."""
+    return [t for t in tokenize(text) if not any(ch.isdigit() for ch in t)]
+
+
+def word_share(tokens: Sequence[str], words: Collection[str]) -> float:
+    """Share of `tokens` that are in `words` (0 for none)."""
     return sum(t in words for t in tokens) / len(tokens) if tokens else 0.0
 
 
@@ -100,14 +108,19 @@ class Abstention:
 
 @dataclass(frozen=True)
 class NoToolModel:
-    """P(some tool in the session serves the step) = sigmoid(weights . signals + bias);
-    below `threshold` the step abstains. `signals`: the names the weights are in the
-    order of (a subset of `SIGNAL_NAMES`)."""
+    """P(some tool in the session serves the step) = sigmoid(weights . signals + bias).
+    A request abstains when every step is below `threshold`; in a request that does not,
+    a step abstains below `step_threshold` (at most `threshold`; None: `threshold`), since
+    a request some step is served by is one the catalog is about, and a step of it the
+    model doubts is more often a hard phrasing than a request for nothing
+    (`abstaining_steps`). `signals`: the names the weights are in the order of (a subset
+    of `SIGNAL_NAMES`)."""
 
     signals: tuple[str, ...]
     weights: tuple[float, ...]
     bias: float
     threshold: float
+    step_threshold: float | None = None
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.signals if n not in SIGNAL_NAMES]
@@ -122,6 +135,15 @@ class NoToolModel:
             )
         if not 0.0 <= self.threshold <= 1.0:
             raise ValueError(f"no-tool model: threshold {self.threshold} is not in [0, 1]")
+        if self.step_threshold is not None and not 0.0 <= self.step_threshold <= self.threshold:
+            raise ValueError(
+                f"no-tool model: step_threshold {self.step_threshold} is not in "
+                f"[0, threshold {self.threshold}]"
+            )
+
+    @property
+    def step_bar(self) -> float:
+        return self.threshold if self.step_threshold is None else self.step_threshold
 
     @property
     def columns(self) -> list[int]:
@@ -143,6 +165,8 @@ class NoToolModel:
             "weights": [round(w, 6) for w in self.weights],
             "bias": round(self.bias, 6),
             "threshold": round(self.threshold, 6),
+            **({} if self.step_threshold is None
+               else {"step_threshold": round(self.step_threshold, 6)}),
         }
 
     @classmethod
@@ -154,6 +178,17 @@ class NoToolModel:
                 weights=tuple(float(w) for w in data["weights"]),
                 bias=float(data["bias"]),
                 threshold=float(data["threshold"]),
+                step_threshold=(None if data.get("step_threshold") is None
+                                else float(data["step_threshold"])),
             )
         except (KeyError, TypeError) as err:
             raise ValueError(f"no-tool model: missing or malformed field ({err})") from None
+
+
+def abstaining_steps(p_served: Sequence[float | None], model: NoToolModel) -> list[bool]:
+    """Which steps of one request abstain, given each step's P(served) (None: the model
+    does not decide it, e.g. it names a tool exactly, and it never abstains): all of
+    them when every step is below `model.threshold`, else those below `model.step_bar`."""
+    if all(p is not None and p < model.threshold for p in p_served):
+        return [True] * len(p_served)
+    return [p is not None and p < model.step_bar for p in p_served]
