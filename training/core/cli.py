@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from serving.cli import app, console
+from serving.cli import app, bundle_app, console
 from serving.cli import main as _run
 
 __all__ = ["app", "main"]
@@ -60,6 +60,29 @@ def report_command(
 
     for line in summary_lines(metrics):
         sys.stdout.write(line + "\n")
+
+
+@bundle_app.command("from-servers")
+def from_servers_command(
+    config: Annotated[Path, typer.Option(help="Servers file (the gateway's config: mcpServers).")],
+    out: Annotated[Path, typer.Option(help="Bundle directory to (re)create.")],
+    ledger: Annotated[
+        Path | None, typer.Option(help="Approval ledger: unapproved or changed tools stay out.")
+    ] = None,
+) -> None:
+    """Cold start: list every server's tools, review them as the gateway does (import, lint,
+    ledger) and export a stock bundle of what it would serve; `toolsift serve` runs on it.
+    Needs the [train] extra. Writes OUT and, beside it, OUT.sources/ (catalog.jsonl of the
+    served cards, quarantine.jsonl of what was left out and why)."""
+    from training.from_servers import build_from_servers
+
+    built = build_from_servers(config, out, ledger=ledger)
+    console.print(built.summary())
+    for tool_id, reason in built.quarantined:
+        console.print(f"  quarantined {tool_id}: {reason}")
+    for server, reason in built.down.items():
+        console.print(f"  server {server} down: {reason}")
+    console.print(f"cards: {built.catalog}; left out: {built.quarantine}")
 
 
 if __name__ == "__main__":
