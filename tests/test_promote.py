@@ -7,6 +7,7 @@ import yaml
 
 from serving.bundle.encoder import stock_model_path
 from serving.bundle.files import BundleError, verify_bundle
+from serving.bundle.release import POINTER_FILE, Release, read_pointer
 from serving.model.config import RuntimeParams
 from serving.model.io import load_catalog, load_queries
 from serving.selector import Selector
@@ -248,6 +249,9 @@ def test_a_worse_candidate_is_refused_and_a_better_one_promoted(
     assert row["candidate"] > row["production"] and row["ok"]
     good_version = better["candidate"]["model_version"]
     assert registry.bundle_for_alias("production").version == good_version
+    # the pointer a gateway follows moved with the alias, to the release copy
+    assert read_pointer(tmp_path / "releases" / POINTER_FILE) == Release(
+        good_id, (tmp_path / "releases" / good_id).resolve())
     assert "**PROMOTED**" in report and "| r_retrieve |" in report
 
     # 3. the worse bundle again, against the good production (found through the registry's
@@ -269,6 +273,7 @@ def test_a_worse_candidate_is_refused_and_a_better_one_promoted(
     assert refused["comparison"]["slice.no_tool.end_to_end"]["delta"] is None
     assert "**REFUSED**" in report and "**NO**" in report
     assert registry.bundle_for_alias("production").version == good_version  # unchanged
+    assert read_pointer(tmp_path / "releases" / POINTER_FILE).version == good_id
     assert registry.bundle_for_alias("candidate").version == worse_version
 
     client = registry.registry_client()

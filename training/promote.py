@@ -20,7 +20,9 @@ end_to_end, or the end_to_end of a slice in `slices_checked`, falls more than
 `tolerance` (absolute) below production; a rate that is None on either side (no items)
 is skipped. On promotion the bundle is copied to `--release-dir/<bundle_version>` when
 given (an immutable copy that later runs can still evaluate after the candidate's
-directory is overwritten) and `production` moves to its version.
+directory is overwritten), `production` moves to its version, and
+`--release-dir/production.json` is pointed at the copy (atomically: a gateway or
+`ReleaseFollower` following it swaps the bundle in, `serving.bundle.release`).
 
 Writes METRICS (decision, versions, the comparison) and REPORT (markdown table); the
 MLflow run `promote` has the decision as a tag, the numbers as metrics and both files
@@ -40,6 +42,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from serving.bundle.files import BundleError, verify_bundle
+from serving.bundle.release import write_pointer
 from serving.model.io import load_queries
 from serving.model.schema import LabeledQuery
 from serving.selector import Selector
@@ -426,6 +429,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 released = release_bundle(args.candidate, args.release_dir)
                 registry.set_bundle_path(cand_model_version, released, name=name, client=client)
             registry.set_alias(cand_model_version, PRODUCTION, name=name, client=client)
+            if args.release_dir:  # last: a follower moves only once the registry agrees
+                write_pointer(args.release_dir, released.name)
 
         table = comparison(decision)
         info = {

@@ -26,7 +26,11 @@ def _needs_mcp(command: str, err: ImportError) -> RuntimeError:
 
 
 def serve(
-    bundle: Annotated[Path, typer.Option("--bundle", "-b", help="Selection bundle directory.")],
+    bundle: Annotated[Path, typer.Option(
+        "--bundle", "-b", help="Selection bundle directory, or a release pointer to follow "
+        "(promote's RELEASE_DIR/production.json): a newly promoted bundle is verified and "
+        "swapped in between requests, sessions kept; one that fails verification is refused "
+        "and the old one keeps serving.")],
     config: Annotated[Path, typer.Option(help="Servers file: {\"mcpServers\": {...}}.")],
     ledger: Annotated[
         Path | None, typer.Option(help="Approval ledger: unapproved or changed tools are held.")
@@ -37,6 +41,13 @@ def serve(
     transport: Transport = "stdio",
     host: Annotated[str, typer.Option(help="http: address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="http: port; the endpoint is /mcp.")] = 8765,
+    reload_interval: Annotated[
+        float, typer.Option(help="Seconds between checks of a followed release pointer.")
+    ] = 2.0,
+    public_key: Annotated[
+        Path | None, typer.Option(help="Refuse bundles not signed by this Ed25519 key (PEM); "
+                                  "default $TOOLSIFT_BUNDLE_PUBLIC_KEY.")
+    ] = None,
 ) -> None:
     """Serve an MCP gateway: agents see search_tools and the tools it finds, not the
     whole catalog; every call goes through the gate, validation and the risk policy."""
@@ -49,7 +60,10 @@ def serve(
         from serving.gateway.server import ServeOptions, serve_http, serve_stdio
     except ImportError as err:
         raise _needs_mcp("serve", err) from None
-    opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger, traces=traces)
+    if reload_interval <= 0:
+        raise ValueError(f"--reload-interval: {reload_interval} is not > 0")
+    opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger, traces=traces,
+                        public_key=public_key, reload_interval_s=reload_interval)
     if transport == "stdio":
         anyio.run(serve_stdio, opts)
     else:

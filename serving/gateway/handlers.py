@@ -156,6 +156,7 @@ class Gateway:
             "tools": tools,
             "tokens": sum(t["tokens"] for t in tools),
             "callable": state.active().sorted_ids(),
+            "bundle_version": selector.bundle.manifest.bundle_version,  # which release answered
         }
         missing = discovery.missing()
         if missing:

@@ -21,7 +21,8 @@ import mcp_types as types
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from serving.bundle.files import load_bundle
+from serving.bundle.files import Bundle, load_bundle
+from serving.bundle.release import ReleaseFollower, is_pointer
 from serving.calls.gate import SEARCH_TOOLS_NAME
 from serving.calls.tracelog import TraceWriter
 from serving.catalog.approvals import Ledger, load_ledger
@@ -43,20 +44,30 @@ CONFIRM_SCHEMA: dict[str, Any] = {
 
 @dataclass(frozen=True, slots=True)
 class ServeOptions:
-    bundle: Path
+    bundle: Path  # a bundle directory, or a release pointer to follow (`serving.bundle.release`)
     config: GatewayConfig
     ledger: Path | None = None
     traces: Path | None = None
+    public_key: Any = None  # None: $TOOLSIFT_BUNDLE_PUBLIC_KEY when set
+    reload_interval_s: float = 2.0  # how often a followed pointer is checked
 
 
 class GatewayApp:
-    """Owns the live index, the downstream sessions and the gateway; refreshes them."""
+    """Owns the live index, the downstream sessions and the gateway; refreshes them, and
+    swaps in a newly promoted bundle when it follows a release pointer."""
 
     def __init__(self, opts: ServeOptions) -> None:
         self.opts = opts
-        self.index = LiveIndex(
-            load_bundle(opts.bundle), policy=opts.config.policy, overrides=opts.config.runtime
+
+        def load(path: Path) -> Bundle:
+            return load_bundle(path, public_key=opts.public_key)
+
+        self.follower: ReleaseFollower[Bundle] | None = (
+            ReleaseFollower(opts.bundle, load, public_key=opts.public_key,
+                            interval_s=opts.reload_interval_s)
+            if is_pointer(opts.bundle) else None
         )
+        self.index = self._index(self.follower.current if self.follower else load(opts.bundle))
         self.ledger: Ledger | None = load_ledger(opts.ledger) if opts.ledger else None
         self.downstream = Downstream(opts.config.servers, self.refresh)
         self.gateway = Gateway(
@@ -65,10 +76,17 @@ class GatewayApp:
         )
         self._lock = anyio.Lock()
 
-    async def refresh(self) -> None:
-        """Review the live tools again and swap in a new selector; tell clients whose
-        active set lost tools."""
+    def _index(self, bundle: Bundle) -> LiveIndex:
+        return LiveIndex(bundle, policy=self.opts.config.policy,
+                         overrides=self.opts.config.runtime)
+
+    async def refresh(self, index: LiveIndex | None = None) -> None:
+        """Review the live tools again (against `index`'s bundle when given: a new
+        release) and swap in a new selector between requests; sessions and their active
+        sets stay; tell clients whose active set lost tools."""
         async with self._lock:
+            if index is not None:
+                self.index = index
             registry = build_registry(
                 dict(self.downstream.tools), self.opts.config.servers, self.index.known,
                 ledger=self.ledger,
@@ -78,15 +96,26 @@ class GatewayApp:
                 await anyio.to_thread.run_sync(selector.discover, "warm up", None)
             for state in self.gateway.install(registry, selector):
                 await _notify(state)
-            log.info("serving %d tools (%d new), %d quarantined, %d servers down",
+            log.info("serving %d tools (%d new), %d quarantined, %d servers down, bundle %s",
                      len(registry.cards), len(registry.new), len(registry.quarantined),
-                     len(self.downstream.down))
+                     len(self.downstream.down), self.index.bundle.manifest.bundle_version)
+
+    async def follow(self) -> None:
+        """Check the release pointer every `reload_interval_s`; swap in what it names."""
+        assert self.follower is not None
+        while True:
+            await anyio.sleep(self.follower.interval_s)
+            bundle = await anyio.to_thread.run_sync(self.follower.check)
+            if bundle is not None:  # verified and loaded; the encoder loads off the loop
+                await self.refresh(await anyio.to_thread.run_sync(self._index, bundle))
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[GatewayApp]:
         async with anyio.create_task_group() as tg:
             await self.downstream.run(tg)
             await self.refresh()
+            if self.follower is not None:
+                tg.start_soon(self.follow)
             try:
                 yield self
             finally:
