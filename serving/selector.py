@@ -361,6 +361,28 @@ class Selector:
             else None
         )
 
+    def with_models(
+        self,
+        *,
+        bundle: Bundle | None = None,
+        reranker: Reranker | None = None,
+        encoder: TextEncoder | None = None,
+    ) -> Selector:
+        """This selector with some models swapped and everything else kept (params,
+        decomposer, risk and menu policy, BM25 index, named connections): a variant
+        rebuilt field by field drops whatever field it forgets."""
+        return Selector(
+            self.bundle if bundle is None else bundle,
+            params=self.params,
+            decomposer=self.decomposer,
+            reranker=self.reranker if reranker is None else reranker,
+            policy=self.policy,
+            encoder=self.encoder if encoder is None else encoder,
+            bm25=self._bm25,
+            named_connections=self.named_connections,
+            menu_policy=self.menu_policy,
+        )
+
     @classmethod
     def from_bundle(
         cls,

@@ -15,7 +15,6 @@ from serving.bundle.encoder import Encoder, Scorer, TextEncoder
 from serving.model.config import RERANKERS, RuntimeParams
 from serving.selector import Selector
 from serving.stages.rerank import CrossEncoderReranker, LearnedReranker
-from serving.stages.retrieve import BM25Retriever
 
 VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime")
 
@@ -117,18 +116,10 @@ class ModelCache:
 
     def wrap(self, selector: Selector, *, encoder: TextEncoder | None = None) -> Selector:
         """The same selector with its models behind this cache."""
-        reranker = self._cached(selector.reranker)
         enc = encoder or selector.encoder
-        return Selector(
-            selector.bundle,
-            params=selector.params,
-            decomposer=selector.decomposer,
-            reranker=reranker,
-            policy=selector.policy,
+        return selector.with_models(
+            reranker=self._cached(selector.reranker),
             encoder=enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc, self.vectors),
-            bm25=BM25Retriever.load(selector.bundle.bm25_path),
-            named_connections=selector.named_connections,
-            menu_policy=selector.menu_policy,
         )
 
 
@@ -159,15 +150,6 @@ def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None 
         return cache.wrap(swapped)
     encoder = CachedEncoder(Encoder(variant.arg), cache.vectors)
     embeddings = encoder.encode([c.index_text() for c in base.bundle.cards])
-    swapped = Selector(
-        replace(base.bundle, embeddings=embeddings),
-        params=base.params,
-        decomposer=base.decomposer,
-        reranker=base.reranker,
-        policy=base.policy,
-        encoder=encoder,
-        bm25=BM25Retriever.load(base.bundle.bm25_path),
-        named_connections=base.named_connections,
-        menu_policy=base.menu_policy,
-    )
+    swapped = base.with_models(bundle=replace(base.bundle, embeddings=embeddings),
+                               encoder=encoder)
     return cache.wrap(swapped, encoder=encoder)
