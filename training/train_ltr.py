@@ -58,7 +58,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -91,7 +90,7 @@ from serving.stages.ranker_features import (
 )
 from serving.stages.rerank import named_group, named_products
 from training.core.metrics_io import write_metrics
-from training.core.params import load_params, read_section
+from training.core.params import load_params
 from training.core.rank_metrics import Group, gold_ranks, order_metrics
 
 if TYPE_CHECKING:
@@ -608,31 +607,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    from serving.model.config import RuntimeParams
-    from serving.selector import Selector
-    from training.core.bundle_export import ExportParams, export_bundle
+    from training.core.bundle_export import scratch_selector
     from training.core.tracking import log_dataset_digest, log_metrics, stage_run
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)
     sampling = load_params(args.params, "mine.sampling", SamplingParams)
-    runtime = RuntimeParams.from_dict(read_section(args.params, "runtime"))
     catalog = load_catalog(args.catalog)
     cards: list[ToolCard] = list(catalog.items)
     traces = load_traces(args.traces, known_tools=[c.tool_id for c in cards])
     log.info(traces.summary(args.traces))
     pairs = scan_parquet(Path(args.train_dir) / "pairs.parquet", PAIRS_SCHEMA).collect()
 
-    with tempfile.TemporaryDirectory(prefix="toolsift-ltr-") as tmp:
-        export_bundle(
-            cards,
-            Path(tmp) / "bundle",
-            retriever_path=Path(args.retriever),
-            reranker_path=Path(args.reranker),
-            runtime=runtime,
-            params=load_params(args.params, "export", ExportParams),
-        )
-        selector = Selector.from_bundle(Path(tmp) / "bundle", reranker="cross_encoder")
+    with scratch_selector(args.params, cards, retriever_path=Path(args.retriever),
+                          reranker_path=Path(args.reranker), reranker="cross_encoder") as selector:
         result = train_ltr(cards, traces.items, pairs, selector, params=params, sampling=sampling)
     ranker, history, built, comparison = (
         result.ranker, result.history, result.groups, result.comparison

@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import csv
 import logging
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -404,8 +403,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from serving.model.config import RuntimeParams
     from serving.model.io import load_catalog, load_queries, load_traces
-    from serving.selector import Selector
-    from training.core.bundle_export import ExportParams, export_bundle
+    from training.core.bundle_export import scratch_selector
     from training.core.metrics_io import write_metrics
     from training.core.tracking import log_metrics, stage_run
 
@@ -423,11 +421,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     served += valid
     half |= {q.query_id: "tune" for q in valid}
     half |= {q.query_id: "fit" for q in no_tool}  # each family judged by the fit without it
-    with tempfile.TemporaryDirectory(prefix="toolsift-menus-") as tmp:
-        export_bundle(cards, Path(tmp) / "bundle", retriever_path=Path(args.retriever),
-                      reranker_path=Path(args.reranker), ltr_path=Path(args.ltr),
-                      runtime=runtime, params=load_params(args.params, "export", ExportParams))
-        selector = Selector.from_bundle(Path(tmp) / "bundle", overrides={"menu_policy": False})
+    with scratch_selector(args.params, cards, retriever_path=Path(args.retriever),
+                          reranker_path=Path(args.reranker), ltr_path=Path(args.ltr),
+                          overrides={"menu_policy": False}) as selector:
         rows = replay(selector, served, half, desc="with gold") + replay(
             selector, no_tool, half, desc="no tool")
     tuned = tune_menus(rows, {c.tool_id: c for c in cards}, params, size=runtime.menu_size)

@@ -1,13 +1,15 @@
 """Build a selection bundle: cards, models, indexes, runtime params, then the manifest that
-hashes them. The `export` stage writes the bundles agents load; `train_ltr` and the
-security study write scratch bundles the same way.
+hashes them. The `export` stage writes the bundles agents load; `train_ltr`, `tune_menus`
+and the security study write scratch bundles the same way (`scratch_selector`).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,3 +130,30 @@ def add_onnx(root: Path) -> BundleManifest:
         feature_names=old.feature_names,
         mlflow_run_id=old.mlflow_run_id,
     )
+
+
+@contextmanager
+def scratch_selector(
+    params_path: str | Path,
+    cards: Sequence[ToolCard],
+    *,
+    retriever_path: Path,
+    reranker_path: Path | None,
+    ltr_path: Path | None = None,
+    **selector_options: Any,
+) -> Iterator[Any]:
+    """A `Selector` over a throwaway bundle of the given models (no ONNX), exported with
+    the `export` and `runtime` sections of `params_path`: how a stage replays requests
+    through the runtime before the real export. `selector_options` go to `from_bundle`."""
+    from serving.selector import Selector
+    from training.core.params import load_params, read_section
+
+    with tempfile.TemporaryDirectory(prefix="toolsift-scratch-") as tmp:
+        root = Path(tmp) / "bundle"
+        export_bundle(
+            cards, root, retriever_path=retriever_path, reranker_path=reranker_path,
+            ltr_path=ltr_path,
+            runtime=RuntimeParams.from_dict(read_section(params_path, "runtime")),
+            params=load_params(params_path, "export", ExportParams),
+        )
+        yield Selector.from_bundle(root, **selector_options)
