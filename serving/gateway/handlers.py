@@ -169,7 +169,7 @@ class Gateway:
                 else "answer without a tool, ask the user, or search again naming an action "
                 "and an object"
             )
-        self._trace(discovery.trace_record(outcome="search"))
+        self._trace(state, discovery.trace_record(outcome="search"))
         return reply, changed
 
     def describe_tool(self, state: SessionState, tool_id: Any) -> dict[str, Any]:
@@ -219,7 +219,7 @@ class Gateway:
             active = state.active()
             refused: dict[str, Any] = {"error": "tool_not_available", "tool_id": tool_id,
                                        "available": active.sorted_ids(), "hint": GATE_HINT}
-            self._trace_call(origin, tool_id, None, "not_available")
+            self._trace_call(state, origin, tool_id, None, "not_available")
             return refused
         verdict = check_call(
             tool_id, args, active=state.active(), cards=self.registry.cards,
@@ -241,7 +241,7 @@ class Gateway:
             reply = {**verdict.to_dict(), "would_call": tool_id, "arguments": dict(args),
                      "hint": "dry run: nothing was executed"}
         if status != Decision.ALLOW.value:
-            self._trace_call(origin, tool_id, None, verdict.status)
+            self._trace_call(state, origin, tool_id, None, verdict.status)
             return reply
         state.touch(tool_id)
         return await self._forward(state, origin, tool_id, args)
@@ -252,7 +252,7 @@ class Gateway:
         try:
             result = await self.downstream.call(route.server, route.name, args)
         except DownstreamError as err:
-            self._trace_call(origin, tool_id, False, "downstream_error")
+            self._trace_call(state, origin, tool_id, False, "downstream_error")
             return {"error": "downstream_error", "tool_id": tool_id, "server": route.server,
                     "message": str(err)}
         observation = cap_observation(
@@ -260,7 +260,7 @@ class Gateway:
             store=state.store,
         )
         ok = not result.is_error
-        self._trace_call(origin, tool_id, ok, "ok" if ok else "tool_error")
+        self._trace_call(state, origin, tool_id, ok, "ok" if ok else "tool_error")
         reply = {"tool_id": tool_id, "status": "ok" if ok else "tool_error",
                  **observation.to_dict()}
         if observation.truncated:
@@ -269,7 +269,8 @@ class Gateway:
 
     # --- traces -------------------------------------------------------------------------
 
-    def _trace_call(self, origin: Any, tool_id: str, success: bool | None, outcome: str) -> None:
+    def _trace_call(self, state: SessionState, origin: Any, tool_id: str, success: bool | None,
+                    outcome: str) -> None:
         if origin is None:  # a call for a tool no search surfaced: nothing to learn from
             return
         discovery: Discovery = origin.discovery
@@ -277,11 +278,13 @@ class Gateway:
         ok = [success if s is origin.step else None for s in discovery.steps]
         if origin.step not in discovery.steps and discovery.steps:  # found by the whole request
             chosen[0], ok[0] = tool_id, success
-        self._trace(discovery.trace_record(chosen, ok, outcome=outcome))
+        self._trace(state, discovery.trace_record(chosen, ok, outcome=outcome))
 
-    def _trace(self, record: Mapping[str, Any]) -> None:
+    def _trace(self, state: SessionState, record: Mapping[str, Any]) -> None:
+        """Append `record` with the client's opaque session id, so `toolsift diagnose`
+        can follow one client's searches and calls through a shared file."""
         if self.traces is not None:
-            self.traces.append(record)
+            self.traces.append({"session": state.id, **record})
 
 
 def effective_context(session: SessionContext, registry: Registry) -> SessionContext:
