@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
@@ -32,6 +33,7 @@ from serving.gateway.config import GatewayConfig
 from serving.gateway.downstream import Downstream, DownstreamError
 from serving.gateway.registry import Registry
 from serving.gateway.session import SessionState
+from serving.model.config import utc_now
 from serving.model.selection import SessionContext, Subgoal
 from serving.model.text import estimate_tokens
 from serving.selector import Discovery, Selector
@@ -70,6 +72,7 @@ META_TOOLS: tuple[Mapping[str, Any], ...] = (
     },
 )
 MAX_SESSIONS = 1_000  # client states kept at once (HTTP sessions that never closed)
+MAX_TRACED_NAME = 256  # a refused tool name comes from the client: bound its trace line
 
 # Asks the user to confirm a call: None when the client cannot be asked, else True/False.
 Confirm = Callable[[str], Awaitable[bool | None]]
@@ -226,14 +229,15 @@ class Gateway:
             subgoal=subgoal, context=self.context, policy=policy,
         )
         reply: dict[str, Any] = {"error": verdict.status, **verdict.to_dict()}
-        status = verdict.status
+        status = outcome = verdict.status
         if status == Decision.CONFIRM.value:
+            # the trace says how the confirmation ended, not only that one was needed
             answer = await confirm(_confirm_message(tool_id, args))
             if answer is None:
-                reply["error"] = "needs_confirmation"
+                reply["error"] = outcome = "needs_confirmation"
                 reply["hint"] = "ask the user to approve this call; this client cannot be asked"
             elif not answer:
-                reply["error"] = "declined"
+                reply["error"] = outcome = "declined"
                 reply["hint"] = "the user declined this call"
             else:
                 status = Decision.ALLOW.value
@@ -241,7 +245,7 @@ class Gateway:
             reply = {**verdict.to_dict(), "would_call": tool_id, "arguments": dict(args),
                      "hint": "dry run: nothing was executed"}
         if status != Decision.ALLOW.value:
-            self._trace_call(state, origin, tool_id, None, verdict.status)
+            self._trace_call(state, origin, tool_id, None, outcome)
             return reply
         state.touch(tool_id)
         return await self._forward(state, origin, tool_id, args)
@@ -271,7 +275,14 @@ class Gateway:
 
     def _trace_call(self, state: SessionState, origin: Any, tool_id: str, success: bool | None,
                     outcome: str) -> None:
-        if origin is None:  # a call for a tool no search surfaced: nothing to learn from
+        if origin is None:
+            # a tool no search of this session surfaced (the gate refused it): no event to
+            # learn from, but `toolsift diagnose` counts what the model looked for
+            self._trace(state, {
+                "request_id": uuid.uuid4().hex, "ts": utc_now(), "request": "",
+                "context": self.context.to_dict(), "steps": [], "outcome": outcome,
+                "tool_id": str(tool_id)[:MAX_TRACED_NAME], "latency_ms": {},
+            })
             return
         discovery: Discovery = origin.discovery
         chosen = [tool_id if s is origin.step else None for s in discovery.steps]
