@@ -36,10 +36,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from serving.model.text import tokenize
+
+if TYPE_CHECKING:
+    from serving.model.schema import LabeledQuery
 
 Qrels = Mapping[str, Mapping[str, int]]
 Run = Mapping[str, Mapping[str, float]]
@@ -225,6 +229,14 @@ def align_subgoals(
             out[i] = j
             used.add(j)
     return out
+
+
+def gold_subgoals(query: LabeledQuery) -> tuple[tuple[GoldSubgoal, ...], bool]:
+    """The query's gold subgoals and whether they are just the whole request (then score
+    them with `item_outcomes(..., spans_request=True)`)."""
+    if query.subgoals:
+        return tuple(GoldSubgoal(s.text, tuple(s.gold)) for s in query.subgoals), False
+    return (GoldSubgoal(query.query, tuple(query.gold)),), True
 
 
 def _kept(tool_id: str, step: StepSets) -> tuple[bool, bool, bool, bool, bool]:

@@ -243,6 +243,7 @@ class Discovery:
                     "retrieved": [c.tool_id for c in step.retrieved],
                     "filtered": [c.tool_id for c in step.filtered],
                     "menu": step.menu_ids,
+                    "abstained": step.abstained,
                     "chosen": tool_id,
                     "tool_id": tool_id if event else None,
                     "success": ok,

@@ -184,7 +184,8 @@ def test_search_makes_tools_callable_and_the_list_stays_within_the_active_set(ht
 
 
 def test_each_http_session_has_its_own_active_set(http_gateway):
-    """Handshake-era clients get a session id each: what one finds, another cannot call."""
+    """Handshake-era clients get a session id each: what one finds, another cannot call;
+    the trace names each line's session, the refusal included (it has no search)."""
     async def scenario():
         async with Client(http_gateway["url"], mode="legacy") as one, \
                 Client(http_gateway["url"], mode="legacy") as two:
@@ -196,6 +197,12 @@ def test_each_http_session_has_its_own_active_set(http_gateway):
             assert refused["error"] == "tool_not_available"
 
     run(scenario)
+    lines = [json.loads(x) for x in http_gateway["traces"].read_text().splitlines()]
+    assert all(isinstance(r["session"], str) and r["session"] for r in lines)
+    search = next(r for r in lines if r["request"] == "get the rollout status in k8s")
+    gate = next(r for r in lines if r["outcome"] == "not_available" and not r["steps"]
+                and r["tool_id"] == "k8s.get_rollout_status")
+    assert search["outcome"] == "search" and search["session"] != gate["session"]
 
 
 def test_a_large_result_is_capped_and_fetched_whole_by_handle(http_gateway, world):

@@ -336,6 +336,7 @@ def test_trace_record_round_trips_into_training_events(selector):
     assert [e.tool_id for e in events] == chosen
     assert [e.success for e in events] == [True, True, False]
     assert events[0].menu == tuple(result.steps[0].menu_ids)
+    assert record["steps"][0]["abstained"] is False  # its menu was not empty
     assert set(record["steps"][0]["latency_ms"]) >= {"retrieve", "fuse", "filter", "rerank"}
     # discovery alone (nothing chosen yet) yields no training event
     assert traces_from_record(result.trace_record()) == []

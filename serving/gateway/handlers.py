@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
@@ -32,6 +33,7 @@ from serving.gateway.config import GatewayConfig
 from serving.gateway.downstream import Downstream, DownstreamError
 from serving.gateway.registry import Registry
 from serving.gateway.session import SessionState
+from serving.model.config import utc_now
 from serving.model.selection import SessionContext, Subgoal
 from serving.model.text import estimate_tokens
 from serving.selector import Discovery, Selector
@@ -70,6 +72,7 @@ META_TOOLS: tuple[Mapping[str, Any], ...] = (
     },
 )
 MAX_SESSIONS = 1_000  # client states kept at once (HTTP sessions that never closed)
+MAX_TRACED_NAME = 256  # a refused tool name comes from the client: bound its trace line
 
 # Asks the user to confirm a call: None when the client cannot be asked, else True/False.
 Confirm = Callable[[str], Awaitable[bool | None]]
@@ -170,7 +173,7 @@ class Gateway:
                 else "answer without a tool, ask the user, or search again naming an action "
                 "and an object"
             )
-        self._trace(discovery.trace_record(outcome="search"))
+        self._trace(state, discovery.trace_record(outcome="search"))
         return reply, changed
 
     def describe_tool(self, state: SessionState, tool_id: Any) -> dict[str, Any]:
@@ -220,21 +223,22 @@ class Gateway:
             active = state.active()
             refused: dict[str, Any] = {"error": "tool_not_available", "tool_id": tool_id,
                                        "available": active.sorted_ids(), "hint": GATE_HINT}
-            self._trace_call(origin, tool_id, None, "not_available")
+            self._trace_call(state, origin, tool_id, None, "not_available")
             return refused
         verdict = check_call(
             tool_id, args, active=state.active(), cards=self.registry.cards,
             subgoal=subgoal, context=self.context, policy=policy,
         )
         reply: dict[str, Any] = {"error": verdict.status, **verdict.to_dict()}
-        status = verdict.status
+        status = outcome = verdict.status
         if status == Decision.CONFIRM.value:
+            # the trace says how the confirmation ended, not only that one was needed
             answer = await confirm(_confirm_message(tool_id, args))
             if answer is None:
-                reply["error"] = "needs_confirmation"
+                reply["error"] = outcome = "needs_confirmation"
                 reply["hint"] = "ask the user to approve this call; this client cannot be asked"
             elif not answer:
-                reply["error"] = "declined"
+                reply["error"] = outcome = "declined"
                 reply["hint"] = "the user declined this call"
             else:
                 status = Decision.ALLOW.value
@@ -242,7 +246,7 @@ class Gateway:
             reply = {**verdict.to_dict(), "would_call": tool_id, "arguments": dict(args),
                      "hint": "dry run: nothing was executed"}
         if status != Decision.ALLOW.value:
-            self._trace_call(origin, tool_id, None, verdict.status)
+            self._trace_call(state, origin, tool_id, None, outcome)
             return reply
         state.touch(tool_id)
         return await self._forward(state, origin, tool_id, args)
@@ -253,7 +257,7 @@ class Gateway:
         try:
             result = await self.downstream.call(route.server, route.name, args)
         except DownstreamError as err:
-            self._trace_call(origin, tool_id, False, "downstream_error")
+            self._trace_call(state, origin, tool_id, False, "downstream_error")
             return {"error": "downstream_error", "tool_id": tool_id, "server": route.server,
                     "message": str(err)}
         observation = cap_observation(
@@ -261,7 +265,7 @@ class Gateway:
             store=state.store,
         )
         ok = not result.is_error
-        self._trace_call(origin, tool_id, ok, "ok" if ok else "tool_error")
+        self._trace_call(state, origin, tool_id, ok, "ok" if ok else "tool_error")
         reply = {"tool_id": tool_id, "status": "ok" if ok else "tool_error",
                  **observation.to_dict()}
         if observation.truncated:
@@ -270,19 +274,29 @@ class Gateway:
 
     # --- traces -------------------------------------------------------------------------
 
-    def _trace_call(self, origin: Any, tool_id: str, success: bool | None, outcome: str) -> None:
-        if origin is None:  # a call for a tool no search surfaced: nothing to learn from
+    def _trace_call(self, state: SessionState, origin: Any, tool_id: str, success: bool | None,
+                    outcome: str) -> None:
+        if origin is None:
+            # a tool no search of this session surfaced (the gate refused it): no event to
+            # learn from, but `toolsift diagnose` counts what the model looked for
+            self._trace(state, {
+                "request_id": uuid.uuid4().hex, "ts": utc_now(), "request": "",
+                "context": self.context.to_dict(), "steps": [], "outcome": outcome,
+                "tool_id": str(tool_id)[:MAX_TRACED_NAME], "latency_ms": {},
+            })
             return
         discovery: Discovery = origin.discovery
         chosen = [tool_id if s is origin.step else None for s in discovery.steps]
         ok = [success if s is origin.step else None for s in discovery.steps]
         if origin.step not in discovery.steps and discovery.steps:  # found by the whole request
             chosen[0], ok[0] = tool_id, success
-        self._trace(discovery.trace_record(chosen, ok, outcome=outcome))
+        self._trace(state, discovery.trace_record(chosen, ok, outcome=outcome))
 
-    def _trace(self, record: Mapping[str, Any]) -> None:
+    def _trace(self, state: SessionState, record: Mapping[str, Any]) -> None:
+        """Append `record` with the client's opaque session id, so `toolsift diagnose`
+        can follow one client's searches and calls through a shared file."""
         if self.traces is not None:
-            self.traces.append(record)
+            self.traces.append({"session": state.id, **record})
 
 
 def effective_context(session: SessionContext, registry: Registry) -> SessionContext:

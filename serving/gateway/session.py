@@ -8,6 +8,7 @@ found or called, and when the set is full the least recently used leaves first.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -41,6 +42,9 @@ class SessionState:
         self.size = size
         self.ttl_s = ttl_s
         self.clock = clock
+        # what traces name the client by: random, never the transport's session id (an
+        # HTTP client's key to its session) nor stdio's shared "default"
+        self.id = uuid.uuid4().hex[:16]
         self.store = ObservationStore()
         self._used: dict[str, float] = {}  # tool id -> last found or called
         self._origin: dict[str, Origin] = {}

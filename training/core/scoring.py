@@ -182,13 +182,6 @@ class EvalResult:
     catalog_tokens: int
 
 
-def gold_subgoals(query: LabeledQuery) -> tuple[tuple[M.GoldSubgoal, ...], bool]:
-    """The query's gold subgoals and whether they are just the whole request."""
-    if query.subgoals:
-        return tuple(M.GoldSubgoal(s.text, tuple(s.gold)) for s in query.subgoals), False
-    return (M.GoldSubgoal(query.query, tuple(query.gold)),), True
-
-
 def step_sets(step: StepResult, choose: Pick) -> M.StepSets:
     """A runtime step in the plain shape the metrics score."""
     return M.StepSets(
@@ -221,7 +214,7 @@ def evaluate(
         request_step = None
         if discovery.request_step is not None:
             request_step = step_sets(discovery.request_step, choose)
-        gold, spans = gold_subgoals(query)
+        gold, spans = M.gold_subgoals(query)
         scored = steps + ((request_step,) if spans and request_step is not None else ())
         alignment, items = M.item_outcomes(gold, scored, spans_request=spans)
         latency = {"decompose": discovery.timings_ms.get("decompose", 0.0)}
