@@ -37,6 +37,14 @@ def serve(
     transport: Transport = "stdio",
     host: Annotated[str, typer.Option(help="http: address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="http: port; the endpoint is /mcp.")] = 8765,
+    otel: Annotated[
+        bool,
+        typer.Option(
+            "--otel", envvar="TOOLSIFT_OTEL",
+            help="Export OpenTelemetry spans over OTLP/HTTP to $OTEL_EXPORTER_OTLP_ENDPOINT "
+            "(default http://localhost:4318); needs the `otel` extra.",
+        ),
+    ] = False,
 ) -> None:
     """Serve an MCP gateway: agents see search_tools and the tools it finds, not the
     whole catalog; every call goes through the gate, validation and the risk policy."""
@@ -49,6 +57,10 @@ def serve(
         from serving.gateway.server import ServeOptions, serve_http, serve_stdio
     except ImportError as err:
         raise _needs_mcp("serve", err) from None
+    if otel:
+        from serving.calls.otel import configure_otlp
+
+        configure_otlp("toolsift-gateway")
     opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger, traces=traces)
     if transport == "stdio":
         anyio.run(serve_stdio, opts)
