@@ -31,14 +31,21 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 DISCOVER_SPAN = "toolsift.discover"
 EXECUTE_TOOL = "execute_tool"
 SCOPE = "toolsift"
 CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+OUTCOME_ATTRIBUTE = "toolsift.call.outcome"
 # outcomes of a call that are not failures; every other outcome is the span's error.type
 CLEAN_OUTCOMES = frozenset({"ok", "dry_run"})
+# outcomes of calls the gateway stopped before the tool ran: no training event, as in the
+# native trace (`features.otel_traces` skips them)
+NOT_RUN_OUTCOMES = frozenset(
+    {"tool_not_available", "invalid_arguments", "needs_confirmation", "declined", "deny",
+     "dry_run"}
+)
 
 _override: Any = None  # a provider given to `set_tracer_provider`, else the global one
 _tracers: dict[int, Any] = {}  # id(provider or API module) -> its tracer, made once
@@ -91,7 +98,7 @@ class _Span:
         )
         self.span: Any = None
 
-    def __enter__(self) -> _Span:
+    def __enter__(self) -> Self:
         self.span = self._manager.__enter__()
         return self
 
@@ -115,7 +122,7 @@ class _ToolSpan(_Span):
         if not self.span.is_recording():
             return
         outcome = call_outcome(reply)
-        self.span.set_attribute("toolsift.call.outcome", outcome)
+        self.span.set_attribute(OUTCOME_ATTRIBUTE, outcome)
         if outcome not in CLEAN_OUTCOMES:
             from opentelemetry.trace import StatusCode
 
@@ -154,13 +161,18 @@ class Discovered(Protocol):
     """What `discover_attributes` reads of a `serving.selector.Discovery` (not imported:
     the selector imports this module)."""
 
-    request_id: str
-    request: str
-    steps: Sequence[Any]
-    request_step: Any
-    timings_ms: Mapping[str, float]
-    warnings: Sequence[str]
-
+    @property
+    def request_id(self) -> str: ...
+    @property
+    def request(self) -> str: ...
+    @property
+    def steps(self) -> Sequence[Any]: ...
+    @property
+    def request_step(self) -> Any: ...
+    @property
+    def timings_ms(self) -> Mapping[str, float]: ...
+    @property
+    def warnings(self) -> Sequence[str]: ...
     @property
     def abstained(self) -> bool: ...
 
