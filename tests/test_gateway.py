@@ -119,13 +119,25 @@ def serve_args(world, traces: Path, *extra: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def http_gateway(world):
-    """`toolsift serve --transport http` on 127.0.0.1, up until the module ends."""
+def collector():
+    """An OTLP/HTTP traces endpoint the gateway exports its spans to (otlp_receiver.py)."""
+    from otlp_receiver import serve_otlp_receiver
+
+    yield from serve_otlp_receiver()
+
+
+@pytest.fixture(scope="module")
+def http_gateway(world, collector):
+    """`toolsift serve --transport http --otel` on 127.0.0.1, up until the module ends; its
+    spans go to `collector` within ~0.2 s of ending."""
     port = free_port()
     traces = world["root"] / "http_traces.jsonl"
+    env = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": collector.endpoint,
+           "OTEL_BSP_SCHEDULE_DELAY": "200"}
     proc = subprocess.Popen(
-        [sys.executable, *serve_args(world, traces, "--transport", "http", "--port", str(port))],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [sys.executable, *serve_args(world, traces, "--transport", "http", "--port", str(port),
+                                     "--otel")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
     )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -138,7 +150,7 @@ def http_gateway(world):
     else:
         proc.kill()
         pytest.fail("gateway did not start listening within 240 s")
-    yield {"url": f"http://127.0.0.1:{port}/mcp", "traces": traces}
+    yield {"url": f"http://127.0.0.1:{port}/mcp", "traces": traces, "collector": collector}
     proc.terminate()
     proc.wait(timeout=30)
 
@@ -336,6 +348,24 @@ def test_the_gateway_traces_load_and_feed_mining(http_gateway, fixture_traces, m
     )
     positives = mined.pairs.filter(mined.pairs["label"] == 1)
     assert ours[0].request_id in set(positives["request_id"].to_list())
+
+    # the same search and call as OpenTelemetry spans (`serve --otel`), joined to the trace
+    # line by its request id; the MCP SDK's tools/call server span is the call span's parent
+    from otlp_receiver import attributes
+
+    spans = http_gateway["collector"]
+    call = spans.wait_for(lambda s: s.name == "execute_tool gitlab.search_code")
+    attrs = attributes(call)
+    assert attrs["gen_ai.operation.name"] == "execute_tool"
+    assert attrs["gen_ai.tool.name"] == "gitlab.search_code"
+    assert attrs["toolsift.call.outcome"] == "ok" and "error.type" not in attrs
+    assert attrs["toolsift.request_id"] == ours[0].request_id
+    search = spans.wait_for(lambda s: s.name == "toolsift.discover"
+                            and attributes(s)["toolsift.request_id"] == ours[0].request_id)
+    menus = [v for k, v in attributes(search).items() if k.startswith("toolsift.step.")]
+    assert any("gitlab.search_code" in menu for menu in menus)
+    parent = spans.wait_for(lambda s: s.span_id == call.parent_span_id)
+    assert parent.name == "tools/call gitlab.search_code"
 
 
 # --- over stdio, with a client that can be asked ------------------------------------------

@@ -1,15 +1,13 @@
 """OpenTelemetry out (`serving.calls.otel`): the discover span on the fixture bundle, caught
 by the SDK's in-memory exporter; nothing imported or changed without OpenTelemetry; the
-`--otel` provider's OTLP/HTTP export, received by a local HTTP endpoint. The gateway's
-`execute_tool` span is in test_gateway.py."""
+`--otel` provider's OTLP/HTTP export, received by a local endpoint (otlp_receiver.py). The
+gateway's `execute_tool` span is in test_gateway.py."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
@@ -127,30 +125,12 @@ def test_the_attributes_need_no_opentelemetry():
     assert otel.call_outcome({"status": "dry_run", "would_call": "x"}) == "dry_run"
 
 
-class _Receiver(BaseHTTPRequestHandler):
-    """A collector's OTLP/HTTP traces endpoint: keeps each POST body."""
-
-    bodies: list[tuple[str, bytes]] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the http.server name
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        self.bodies.append((self.path, body))
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.end_headers()
-
-    def log_message(self, *args: object) -> None:
-        return None
-
-
 def test_the_otlp_provider_exports_to_the_standard_endpoint(monkeypatch):
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-        ExportTraceServiceRequest,
-    )
+    from otlp_receiver import attributes, serve_otlp_receiver
 
-    server = HTTPServer(("127.0.0.1", 0), _Receiver)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{server.server_port}")
+    receiver = serve_otlp_receiver()
+    collector = next(receiver)
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint)
     monkeypatch.delenv("OTEL_SERVICE_NAME", raising=False)
     monkeypatch.delenv("OTEL_RESOURCE_ATTRIBUTES", raising=False)
     provider = otel.otlp_provider("toolsift-test")
@@ -159,18 +139,14 @@ def test_the_otlp_provider_exports_to_the_standard_endpoint(monkeypatch):
         with otel.tool_span("slack.post_message") as span:
             span.record({"tool_id": "slack.post_message", "status": "ok"})
         assert provider.force_flush(10_000)
+        assert collector.paths == ["/v1/traces"]
+        ((service, sent),) = collector.spans
     finally:
         otel.set_tracer_provider(None)
         provider.shutdown()
-        server.shutdown()
-    ((path, body),) = _Receiver.bodies
-    assert path == "/v1/traces"
-    export = ExportTraceServiceRequest.FromString(body)
-    resource = export.resource_spans[0].resource
-    assert {a.key: a.value.string_value for a in resource.attributes}["service.name"] == (
-        "toolsift-test")
-    (sent,) = export.resource_spans[0].scope_spans[0].spans
+        receiver.close()
+    assert service == "toolsift-test"
     assert sent.name == "execute_tool slack.post_message"
-    attrs = {a.key: a.value.string_value for a in sent.attributes}
+    attrs = attributes(sent)
     assert attrs["gen_ai.operation.name"] == "execute_tool"
     assert attrs["toolsift.call.outcome"] == "ok" and "error.type" not in attrs
