@@ -32,7 +32,8 @@ Bad input is reported as `file:line: field: problem` (the line the span's export
 on; the span's JSON path in the export as the field), skipped, counted and quarantined: a
 line or file that is not JSON or not an export, a span without valid ids, a span read
 twice, and an `execute_tool` span without `gen_ai.tool.name`, with an unknown or
-ambiguous tool, or without a request above it. Other spans need only be well formed.
+ambiguous tool, or without a request above it. Other spans need only be well formed, and
+are kept as links only (ids and name): a long export costs memory for its GenAI spans.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -217,10 +218,14 @@ def export_spans(
                 continue
             for k, raw in enumerate(raws):
                 try:
-                    spans.append(parse_span(raw, path=path, line=line, where=f"{at}[{k}]"))
+                    span = parse_span(raw, path=path, line=line, where=f"{at}[{k}]")
                 except FieldError as err:
                     bad.append((LineError(path, line, f"{at}[{k}].{err.field}", err.problem),
                                 raw))
+                    continue
+                # other spans (HTTP, database, ...) only link: their attributes are dropped
+                keep = span.operation in KNOWN_OPERATIONS
+                spans.append(span if keep else replace(span, attributes={}, raw=None))
     return spans, bad
 
 
@@ -371,9 +376,9 @@ class ToolNames:
             return found[0]
         if found:
             raise FieldError("attributes.gen_ai.tool.name", f"ambiguous tool name {name!r}: "
-                             f"{', '.join(found)} (name tools server.tool)")
-        raise FieldError("attributes.gen_ai.tool.name", f"unknown tool {name!r} (not in the "
-                         "catalog by id or name)")
+                             f"{', '.join(found)}; name tools as server.tool")
+        raise FieldError("attributes.gen_ai.tool.name", f"unknown tool {name!r}: not in the "
+                         "catalog by id or name")
 
 
 @dataclass(slots=True)
@@ -406,8 +411,8 @@ def tool_events(spans: Sequence[OtelSpan], names: ToolNames) -> OtelEvents:
             continue
         name = span.attributes.get("gen_ai.tool.name")
         if not isinstance(name, str) or not name.strip():
-            out.bad.append((span.error("attributes.gen_ai.tool.name", "missing (an "
-                                       "execute_tool span names its tool)"), span.raw))
+            out.bad.append((span.error("attributes.gen_ai.tool.name", "missing: an "
+                                       "execute_tool span names its tool"), span.raw))
             continue
         if name in GATEWAY_META_TOOLS:
             out.counts["n_meta_tool"] += 1

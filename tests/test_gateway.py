@@ -366,6 +366,9 @@ def test_the_gateway_traces_load_and_feed_mining(http_gateway, fixture_traces, m
     assert any("gitlab.search_code" in menu for menu in menus)
     parent = spans.wait_for(lambda s: s.span_id == call.parent_span_id)
     assert parent.name == "tools/call gitlab.search_code"
+    # discovery runs on a worker thread, still inside the search's tools/call span
+    parent = spans.wait_for(lambda s: s.span_id == search.parent_span_id)
+    assert parent.name == "tools/call search_tools"
 
 
 # --- over stdio, with a client that can be asked ------------------------------------------
