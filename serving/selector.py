@@ -32,6 +32,7 @@ from serving.bundle.files import (
     read_runtime,
 )
 from serving.bundle.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
+from serving.calls import otel
 from serving.calls.gate import ActiveSet, SearchTools
 from serving.calls.observe import ObservationStore, follow_ups
 from serving.calls.policy import PolicyDecision, RiskPolicy
@@ -564,7 +565,16 @@ class Selector:
     ) -> Discovery:
         """Decompose `request`, then retrieve, filter and rerank per subgoal. Raises
         `TypeError` naming the argument for a request that is not a string or a context
-        of the wrong shape."""
+        of the wrong shape. A `toolsift.discover` span when the host traces
+        (`serving.calls.otel`)."""
+        with otel.discover_span() as span:
+            discovery = self._discover(request, context)
+            span.record(discovery, bundle_version=self.bundle.manifest.bundle_version)
+        return discovery
+
+    def _discover(
+        self, request: str, context: SessionContext | Mapping[str, Any] | None
+    ) -> Discovery:
         request = request_text(request, "request")
         ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
         p = self.params

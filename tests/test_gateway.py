@@ -8,7 +8,8 @@ gateway talks to three `toolsift demo-server` processes started here:
   that never answers;
 - `flaky`: jira, which crashes on one tool.
 Every downstream server logs the tool ids that reached it, so "never forwarded" is
-checked on the server's side. The config and registry checks at the end need no server.
+checked on the server's side. The config and registry checks at the end need no server;
+the OpenTelemetry check runs the real gateway in process, with fake downstream servers.
 """
 
 from __future__ import annotations
@@ -118,13 +119,25 @@ def serve_args(world, traces: Path, *extra: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def http_gateway(world):
-    """`toolsift serve --transport http` on 127.0.0.1, up until the module ends."""
+def collector():
+    """An OTLP/HTTP traces endpoint the gateway exports its spans to (otlp_receiver.py)."""
+    from otlp_receiver import serve_otlp_receiver
+
+    yield from serve_otlp_receiver()
+
+
+@pytest.fixture(scope="module")
+def http_gateway(world, collector):
+    """`toolsift serve --transport http --otel` on 127.0.0.1, up until the module ends; its
+    spans go to `collector` within ~0.2 s of ending."""
     port = free_port()
     traces = world["root"] / "http_traces.jsonl"
+    env = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": collector.endpoint,
+           "OTEL_BSP_SCHEDULE_DELAY": "200"}
     proc = subprocess.Popen(
-        [sys.executable, *serve_args(world, traces, "--transport", "http", "--port", str(port))],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [sys.executable, *serve_args(world, traces, "--transport", "http", "--port", str(port),
+                                     "--otel")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
     )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -137,7 +150,7 @@ def http_gateway(world):
     else:
         proc.kill()
         pytest.fail("gateway did not start listening within 240 s")
-    yield {"url": f"http://127.0.0.1:{port}/mcp", "traces": traces}
+    yield {"url": f"http://127.0.0.1:{port}/mcp", "traces": traces, "collector": collector}
     proc.terminate()
     proc.wait(timeout=30)
 
@@ -343,6 +356,27 @@ def test_the_gateway_traces_load_and_feed_mining(http_gateway, fixture_traces, m
     positives = mined.pairs.filter(mined.pairs["label"] == 1)
     assert ours[0].request_id in set(positives["request_id"].to_list())
 
+    # the same search and call as OpenTelemetry spans (`serve --otel`), joined to the trace
+    # line by its request id; the MCP SDK's tools/call server span is the call span's parent
+    from otlp_receiver import attributes
+
+    spans = http_gateway["collector"]
+    call = spans.wait_for(lambda s: s.name == "execute_tool gitlab.search_code")
+    attrs = attributes(call)
+    assert attrs["gen_ai.operation.name"] == "execute_tool"
+    assert attrs["gen_ai.tool.name"] == "gitlab.search_code"
+    assert attrs["toolsift.call.outcome"] == "ok" and "error.type" not in attrs
+    assert attrs["toolsift.request_id"] == ours[0].request_id
+    search = spans.wait_for(lambda s: s.name == "toolsift.discover"
+                            and attributes(s)["toolsift.request_id"] == ours[0].request_id)
+    menus = [v for k, v in attributes(search).items() if k.startswith("toolsift.step.")]
+    assert any("gitlab.search_code" in menu for menu in menus)
+    parent = spans.wait_for(lambda s: s.span_id == call.parent_span_id)
+    assert parent.name == "tools/call gitlab.search_code"
+    # discovery runs on a worker thread, still inside the search's tools/call span
+    parent = spans.wait_for(lambda s: s.span_id == search.parent_span_id)
+    assert parent.name == "tools/call search_tools"
+
 
 # --- over stdio, with a client that can be asked ------------------------------------------
 
@@ -433,3 +467,86 @@ def test_registry_quarantines_unapproved_changed_injected_and_duplicate_tools(
     assert reasons["acme.run_build"].startswith(("duplicate:", "ledger: not_approved"))
     assert reasons["acme.notes"].startswith("lint: injected_instruction")
     assert not registry.cards
+
+
+# --- OpenTelemetry, in process: the real gateway and selector, fake downstream servers -----
+
+
+class FakeServers:
+    """The downstream MCP servers, the one boundary faked here: each call gets the next of
+    `results` (the gateway's `Downstream.call` protocol)."""
+
+    def __init__(self, *results: types.CallToolResult) -> None:
+        self.results = list(results)
+        self.down: dict[str, str] = {}
+
+    async def call(self, server: str, name: str, args: dict) -> types.CallToolResult:
+        return self.results.pop(0)
+
+
+def test_a_gateway_call_emits_an_execute_tool_span_in_the_genai_conventions(
+    fixture_bundle, fixture_cards
+):
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.trace import SpanKind, StatusCode
+
+    from serving.bundle.files import load_bundle
+    from serving.calls import otel
+    from serving.gateway.handlers import Gateway
+    from serving.gateway.index import LiveIndex
+    from serving.gateway.registry import Registry, Route
+
+    cards = {c.tool_id: c for c in fixture_cards if c.server in MAIN}
+    registry = Registry(cards=cards, routes={t: Route("main", t) for t in cards})
+    text = types.TextContent(type="text", text='{"items": []}')
+    servers = FakeServers(types.CallToolResult(content=[text]),
+                          types.CallToolResult(content=[text], is_error=True))
+    gateway = Gateway(parse_config({"mcpServers": {"main": {"command": "x"}}}), servers)
+    gateway.install(registry, LiveIndex(load_bundle(fixture_bundle)).selector(registry))
+    state = gateway.session("test")
+
+    async def no_one_to_ask(message: str) -> None:
+        return None
+
+    async def scenario() -> list[dict]:
+        found, _ = await gateway.search_tools(state, "search code for TODO in gitlab")
+        assert "gitlab.search_code" in found["callable"]
+        args = {"query": "TODO"}
+        return [
+            await gateway.call(state, "gitlab.search_code", args, no_one_to_ask, call_id="c1"),
+            await gateway.call(state, "gitlab.search_code", args, no_one_to_ask),
+            await gateway.call(state, "k8s.get_pod_logs", {"pod": "x"}, no_one_to_ask),
+        ]
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    otel.set_tracer_provider(provider)
+    try:
+        replies = run(scenario)
+    finally:
+        otel.set_tracer_provider(None)
+    assert [r.get("error", r.get("status")) for r in replies] == [
+        "ok", "tool_error", "tool_not_available"]
+    discover, ok, failed, refused = exporter.get_finished_spans()
+    assert discover.name == "toolsift.discover"
+    request_id = discover.attributes["toolsift.request_id"]
+    assert ok.name == "execute_tool gitlab.search_code" and ok.kind == SpanKind.INTERNAL
+    assert dict(ok.attributes) == {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "gitlab.search_code",
+        "gen_ai.tool.call.id": "c1",
+        "gen_ai.tool.description": cards["gitlab.search_code"].summary,
+        "toolsift.request_id": request_id,
+        "toolsift.call.outcome": "ok",
+    }
+    assert ok.status.status_code == StatusCode.UNSET
+    assert failed.attributes["error.type"] == "tool_error"
+    assert "gen_ai.tool.call.id" not in failed.attributes  # not known: not made up
+    assert failed.status.status_code == StatusCode.ERROR
+    # refused at the gate: never ran, the reply's code is the error, no discovery behind it
+    assert refused.name == "execute_tool k8s.get_pod_logs"
+    assert refused.attributes["error.type"] == "tool_not_available"
+    assert "toolsift.request_id" not in refused.attributes

@@ -48,6 +48,14 @@ def serve(
         Path | None, typer.Option(help="Refuse bundles not signed by this Ed25519 key (PEM); "
                                   "default $TOOLSIFT_BUNDLE_PUBLIC_KEY.")
     ] = None,
+    otel: Annotated[
+        bool,
+        typer.Option(
+            "--otel", envvar="TOOLSIFT_OTEL",
+            help="Export OpenTelemetry spans over OTLP/HTTP to $OTEL_EXPORTER_OTLP_ENDPOINT "
+            "(default http://localhost:4318); needs the `otel` extra.",
+        ),
+    ] = False,
 ) -> None:
     """Serve an MCP gateway: agents see search_tools and the tools it finds, not the
     whole catalog; every call goes through the gate, validation and the risk policy."""
@@ -62,6 +70,10 @@ def serve(
         raise _needs_mcp("serve", err) from None
     if reload_interval <= 0:
         raise ValueError(f"--reload-interval: {reload_interval} is not > 0")
+    if otel:
+        from serving.calls.otel import configure_otlp
+
+        configure_otlp("toolsift-gateway")
     opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger, traces=traces,
                         public_key=public_key, reload_interval_s=reload_interval)
     if transport == "stdio":

@@ -24,6 +24,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 
+from serving.calls import otel
 from serving.calls.gate import GATE_HINT, SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME
 from serving.calls.observe import UnknownHandleError, canonical_json, cap_observation
 from serving.calls.policy import Decision
@@ -211,9 +212,30 @@ class Gateway:
     # --- calls --------------------------------------------------------------------------
 
     async def call(
+        self,
+        state: SessionState,
+        tool_id: str,
+        args: Mapping[str, Any],
+        confirm: Confirm,
+        *,
+        call_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Gate, validate, apply the policy, then (when allowed) call downstream. An
+        `execute_tool` span when the host traces (`serving.calls.otel`); `call_id`: the
+        model's tool-call id, when the caller knows it (MCP does not carry one)."""
+        card = self.registry.cards.get(tool_id)
+        origin = state.origin(tool_id)
+        with otel.tool_span(
+            tool_id, call_id=call_id, description=card.summary if card else "",
+            request_id=origin.discovery.request_id if origin else "",
+        ) as span:
+            reply = await self._call(state, tool_id, args, confirm)
+            span.record(reply)
+        return reply
+
+    async def _call(
         self, state: SessionState, tool_id: str, args: Mapping[str, Any], confirm: Confirm
     ) -> dict[str, Any]:
-        """Gate, validate, apply the policy, then (when allowed) call downstream."""
         origin = state.origin(tool_id)
         subgoal = origin.step.subgoal if origin else Subgoal(text="")
         if origin is not None and any(s.subgoal.mutation for s in origin.discovery.steps):

@@ -49,6 +49,35 @@ def eval_command(
     console.print(f"{summary['n_queries']} queries; {summary.get('n_skipped_queries', 0)} skipped")
 
 
+@app.command("import-otel")
+def import_otel_command(
+    exports: Annotated[
+        list[Path], typer.Argument(help="OTLP JSON trace exports: one per file or one per line.")
+    ],
+    catalog: Annotated[Path, typer.Option(help="Tool cards (JSONL): tool names map to ids.")],
+    out: Annotated[Path, typer.Option(help="Where to write the trace events (JSONL).")],
+    strict: Annotated[bool, typer.Option(help="Stop at the first bad span.")] = False,
+) -> None:
+    """Convert OpenTelemetry GenAI traces (OTLP JSON: execute_tool spans under invoke_agent
+    or chat spans) into trace events the mine stage reads. Bad spans are listed as
+    file:line and quarantined beside OUT; exit 1 when there were any."""
+    from features.otel_traces import import_otlp
+    from serving.cli import literal
+    from serving.model.io import load_catalog, quarantine_path_for, write_jsonl
+
+    cards = load_catalog(catalog).items
+    quarantine = quarantine_path_for(out, "otel")
+    quarantine.unlink(missing_ok=True)  # a quarantine file always describes this run
+    result = import_otlp(exports, cards, strict=strict, quarantine=quarantine)
+    write_jsonl(out, (t.to_dict() for t in result.traces))
+    for error in result.errors:
+        sys.stderr.write(literal(error) + "\n")
+    where = f" (quarantined in {quarantine})" if result.errors else ""
+    console.print(literal(f"import-otel: {result.summary()} -> {out}{where}"))
+    if result.errors:
+        raise typer.Exit(1)
+
+
 @app.command("report")
 def report_command(
     metrics: Annotated[
