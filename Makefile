@@ -17,7 +17,7 @@ export TOKENIZERS_PARALLELISM := false
 # dvc runs stage commands through the shell: `python` there must be the venv's.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo studies test test-all lint clean bench
+.PHONY: install demo studies loop test test-all lint clean bench
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,14 @@ demo: $(STAMP)
 studies: $(STAMP)
 	$(VENV)/bin/dvc repro studies/dvc.yaml
 	$(VENV)/bin/toolsift report
+
+# The feedback loop (loop/dvc.yaml, loop/params.yaml; not part of `make demo`): rounds of a
+# simulated agent on a real gateway over MCP, its traces retrained on and the promoted
+# bundle served by the next round. Needs the demo world (its first stage, a minute).
+loop: $(STAMP)
+	PATH=$(VENV)/bin:$$PATH $(VENV)/bin/dvc repro demo_world
+	PATH=$(VENV)/bin:$$PATH $(PY) -m training.core.loop_run loop/params.yaml data/demo \
+		metrics/loop.json reports/loop.md plots/loop.png
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -4,6 +4,7 @@ round through a real gateway whose traces carry the judged downstream's verdicts
 from __future__ import annotations
 
 import json
+import random
 import sys
 
 import anyio
@@ -13,8 +14,10 @@ from test_gateway import ENV, write_catalog
 from serving.calls.tracelog import read_trace_records
 from serving.calls.validate import schema_errors
 from serving.model.io import load_traces
+from serving.model.schema import LabeledQuery, Trace
 from training.core.loop import RoundStats, Turn, run_round
 from training.core.loop_agent import AgentRequest, Chooser, arguments
+from training.core.loop_world import build_loop_world
 
 
 class Draws:
@@ -58,6 +61,38 @@ def test_round_stats_by_hand():
     assert (stats.success, stats.gold_on_menu, stats.menu_length, stats.abstained) == (
         0.25, 0.5, 1.5, 0.25)
     assert stats.new_tool_on_menu == 0.5 and stats.bundle_versions == ("v1", "v2")
+
+
+def test_the_loop_world_slices_schedules_and_draws_by_hand(fixture_cards):
+    def trace(tool_id, text, ok=True, request=None):
+        return Trace(subgoal=text, tool_id=tool_id, success=ok, request=request or text)
+
+    traces = [trace("github.list_commits", f"list commits {i}") for i in range(3)]
+    traces += [trace("pagerduty.list_incidents", "open incidents?"),
+               trace("pagerduty.list_incidents", "which incidents are open", ok=False),
+               trace("slack.post_message", "say hi on slack"),
+               trace("slack.post_message", "part one", request="part one and part two"),
+               trace("jira.create_issue", "file a bug")]
+    queries = [LabeledQuery("q1", "compare two commits", ("github.compare_commits",)),
+               LabeledQuery("q2", "file a bug", ("jira.create_issue",)),
+               LabeledQuery("q3", "hello", ())]
+    world = build_loop_world(fixture_cards, traces, queries, n_servers=2, join_rounds=1,
+                             change_round=1, seed=3)
+    # github (3 traces) and pagerduty (2) are the busiest; pagerduty's one tool is new
+    assert {c.server for c in world.cards} == {"github", "pagerduty"}
+    assert world.new_tools() == {"pagerduty.list_incidents"}
+    assert "pagerduty.list_incidents" not in {c.tool_id for c in world.catalog(0)}
+    assert "pagerduty.list_incidents" in {c.tool_id for c in world.catalog(1)}
+    # one-step requests that succeeded; the failed one and the multi-step one are out
+    assert sorted(r.text for r in world.pool) == ["list commits 0", "list commits 1",
+                                                  "list commits 2", "open incidents?"]
+    assert [q.query_id for q in world.eval] == ["q1"]  # gold in the slice; no-tool out
+    assert world.edits(0) == {} and list(world.edits(1)) == ["github.list_commits"]
+    round0 = world.traffic(0, 2, random.Random(0))
+    assert len(round0) == 2 and all(not r.new_tool for r in round0)
+    round1 = world.traffic(1, 2, random.Random(0))
+    assert any(r.new_tool and r.text == "open incidents?" for r in round1)  # always in
+    assert len({r.request_id for r in round1}) == 2
 
 
 @pytest.fixture(scope="module")

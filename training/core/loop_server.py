@@ -2,19 +2,21 @@
 server's tools and fake results (`serving.gateway.demo`), each call judged against the
 request being run.
 
-    python -m training.core.loop_server --catalog CARDS.jsonl --judge JUDGE.json
+    python -m training.core.loop_server --catalog CARDS.jsonl --judge JUDGE.json [--edit ID=TEXT]
 
 Before it sends a request, the loop writes the request's gold tool ids to JUDGE (a JSON
 list). A call to a tool outside it answers `is_error` ("did not do what the request
 needed"), so the gateway's trace records the world's verdict as the call's `success`,
 as a real tool's useless answer would be recorded by an agent that checks its results.
+`--edit ID=TEXT` serves another description for a tool (an upstream change the ledger
+never approved).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +32,14 @@ def judged(judge: Path, tool_id: str) -> bool:
     return tool_id in gold
 
 
-def build_server(cards: Sequence[Any], judge: Path) -> Any:
+def build_server(cards: Sequence[Any], judge: Path,
+                 edits: Mapping[str, str] | None = None) -> Any:
     import mcp_types as types
     from mcp.server.lowlevel.server import Server
 
     from serving.gateway.demo import DemoOptions, demo_tools, fake_result
 
-    opts = DemoOptions()
+    opts = DemoOptions(edits=dict(edits or {}))
     tools = demo_tools(cards, opts)
     by_name = {t.name: c for t, c in zip(tools, cards, strict=True)}
 
@@ -64,14 +67,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--catalog", required=True, help="tool cards, JSONL")
     parser.add_argument("--judge", required=True, help="JSON list: the current request's gold")
+    parser.add_argument("--edit", action="append", default=[], metavar="ID=TEXT",
+                        help="serve this description for a tool")
     args = parser.parse_args(argv)
+    edits = dict(e.split("=", 1) for e in args.edit)
 
     import anyio
     from mcp.server.stdio import stdio_server
 
     from serving.model.io import load_catalog
 
-    server = build_server(list(load_catalog(args.catalog, strict=True).items), Path(args.judge))
+    server = build_server(list(load_catalog(args.catalog, strict=True).items), Path(args.judge),
+                          edits)
 
     async def run() -> None:
         async with stdio_server() as (read, write):
