@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import shutil
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -211,23 +210,6 @@ def reusable_metrics(
         )
         return None
     return summary
-
-
-def release_bundle(bundle_dir: str | Path, release_dir: str | Path) -> Path:
-    """Copy a bundle to `release_dir/<bundle_version>` (kept as is if already there)."""
-    manifest = verify_bundle(bundle_dir)
-    dest = Path(release_dir) / manifest.bundle_version
-    if dest.is_dir():
-        if verify_bundle(dest).bundle_version == manifest.bundle_version:
-            return dest
-        raise BundleError(f"{dest}: exists and holds another bundle")
-    tmp = dest.with_name(dest.name + ".partial")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    shutil.copytree(bundle_dir, tmp)
-    tmp.rename(dest)
-    verify_bundle(dest)
-    return dest
 
 
 def resolve_production(
@@ -426,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         if decision.promote:
             if args.release_dir:
-                released = release_bundle(args.candidate, args.release_dir)
+                released = registry.release_bundle(args.candidate, args.release_dir)
                 registry.set_bundle_path(cand_model_version, released, name=name, client=client)
             registry.set_alias(cand_model_version, PRODUCTION, name=name, client=client)
             if args.release_dir:  # last: a follower moves only once the registry agrees

@@ -109,15 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from serving.bundle.files import load_bundle
     from serving.bundle.release import read_pointer, write_pointer
     from serving.catalog.approvals import approve, load_ledger
-    from serving.gateway.config import parse_config
+    from serving.gateway.config import ServerSpec, parse_config
     from serving.gateway.demo import DemoOptions, demo_tools
-    from serving.gateway.registry import build_registry
+    from serving.gateway.registry import build_registry, import_server
     from serving.model.io import load_catalog, load_queries, load_traces
     from training.core import registry
     from training.core.loop import RoundStats, run_round
     from training.core.loop_world import build_loop_world
     from training.core.params import load_params
-    from training.promote import release_bundle
 
     params = load_params(args.params, "loop", LoopParams)
     os.chdir(ROOT)
@@ -151,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _run([sys.executable, "-m", "training.evaluate", args.params, str(data / "eval.jsonl"),
           str(stock), str(WORK / "metrics" / "eval_stock.json"),
           str(WORK / "reports" / "eval_stock.md"), str(WORK / "plots" / "eval_stock")])
-    released = release_bundle(stock, releases)
+    released = registry.release_bundle(stock, releases)
     version = registry.register_bundle(released, name=model_name)
     registry.set_bundle_path(version, released, name=model_name)
     registry.set_alias(version, "production", name=model_name)
@@ -159,13 +158,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     served_eval = eval_row(WORK / "metrics" / "eval_stock.json")
     stock_version = released.name
 
+    spec = ServerSpec(name="world", command="-", trust="first_party", tool_names="qualified")
+
+    def as_imported(cards: Sequence[Any]) -> dict[str, Any]:
+        """The cards the gateway makes of these tools' live listing (unedited)."""
+        wire = [t.model_dump(by_alias=True, mode="json", exclude_none=True)
+                for t in demo_tools(cards, DemoOptions())]
+        return {card.tool_id: card for card, _ in import_server(spec, wire)[0]}
+
+    def training_catalog(round_no: int) -> list[Any]:
+        """What the operator trains on: the world's cards of the first round's tools, and
+        the imported card of every tool that joined since (as `catalog.sources` would)."""
+        cards = world.catalog(round_no)
+        imported = as_imported([c for c in cards if world.joins[c.tool_id] > 0])
+        return [imported.get(c.tool_id, c) for c in cards]
+
     rows: list[RoundRow] = []
     traces_so_far: list[str] = []
     for r in range(params.rounds):
         started = time.perf_counter()
         catalog = world.catalog(r)
-        new_ids = [c.tool_id for c in catalog if c.tool_id not in approved]
-        approve(ledger, catalog, new_ids, approver="loop")
+        # each tool approved as first seen: the card the gateway serves it with
+        reviewed_cards = training_catalog(r)
+        new_ids = [c.tool_id for c in reviewed_cards if c.tool_id not in approved]
+        approve(ledger, reviewed_cards, new_ids, approver="loop")
         approved |= set(new_ids)
         served = WORK / "rounds" / f"cards_{r}.jsonl"
         _write_jsonl(served, [c.to_dict() for c in catalog])
@@ -202,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if r < params.rounds - 1:
             traces_so_far.append(traces.read_text(encoding="utf-8"))
             (data / "traces.jsonl").write_text("".join(traces_so_far), encoding="utf-8")
-            _write_jsonl(data / "catalog.jsonl", [c.to_dict() for c in world.catalog(r + 1)])
+            _write_jsonl(data / "catalog.jsonl", [c.to_dict() for c in training_catalog(r + 1)])
             _run(["dvc", "repro", "loop/dvc.yaml"])
             promoted = bool(json.loads((WORK / "metrics" / "promote.json").read_text())
                             ["promoted"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -233,3 +234,20 @@ def bundle_for_alias(
         path=Path(mv.tags["bundle_path"]),
         bundle_version=mv.tags["bundle_version"],
     )
+
+
+def release_bundle(bundle_dir: str | Path, release_dir: str | Path) -> Path:
+    """Copy a bundle to `release_dir/<bundle_version>` (kept as is if already there)."""
+    manifest = verify_bundle(bundle_dir)
+    dest = Path(release_dir) / manifest.bundle_version
+    if dest.is_dir():
+        if verify_bundle(dest).bundle_version == manifest.bundle_version:
+            return dest
+        raise BundleError(f"{dest}: exists and holds another bundle")
+    tmp = dest.with_name(dest.name + ".partial")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    shutil.copytree(bundle_dir, tmp)
+    tmp.rename(dest)
+    verify_bundle(dest)
+    return dest
