@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from training.core import registry
     from training.core.loop import RoundStats, run_round
     from training.core.loop_world import build_loop_world
-    from training.core.params import load_params
+    from training.core.params import load_params, read_section
 
     params = load_params(args.params, "loop", LoopParams)
     os.chdir(ROOT)
@@ -137,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ledger = WORK / "approvals.jsonl"
     ledger.unlink(missing_ok=True)
     approved: set[str] = set()
-    model_name = _registered_model(args.params)
+    model_name = str(read_section(args.params, "promote")["registered_model"])
 
     t0 = time.perf_counter()
     catalog0 = world.catalog(0)
@@ -243,12 +243,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     draw(Path(args.plot), rows)
     print(f"loop: {params.rounds} rounds in {total / 60:.1f} min -> {args.report}")
     return 0
-
-
-def _registered_model(params_path: str) -> str:
-    import yaml
-
-    return str(yaml.safe_load(Path(params_path).read_text())["promote"]["registered_model"])
 
 
 def _fmt(v: Any) -> str:
