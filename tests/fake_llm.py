@@ -5,11 +5,12 @@ card queries)."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from background import serve_in_background
 
 
 class FakeLLMServer(ThreadingHTTPServer):
@@ -66,12 +67,4 @@ class ChatHandler(BaseHTTPRequestHandler):
 
 def serve_fake_llm() -> Iterator[FakeLLMServer]:
     """A running server, shut down when the generator is closed."""
-    server = FakeLLMServer()
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    yield from serve_in_background(FakeLLMServer())

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from background import serve_in_background
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 
@@ -77,12 +78,4 @@ def _plain(value: Any) -> Any:
 
 def serve_otlp_receiver() -> Iterator[OtlpReceiver]:
     """A running receiver, shut down when the generator is closed."""
-    server = OtlpReceiver()
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    yield from serve_in_background(OtlpReceiver())
