@@ -41,6 +41,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,13 @@ from serving.model.schema import LabeledQuery, ToolCard
 from training.core.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
-from training.core.poison_styles import real_false_alarms, second_set_rates
+from training.core.poison_styles import (
+    Lint,
+    placed_set,
+    real_false_alarms,
+    second_set_rates,
+    set_rates,
+)
 
 log = logging.getLogger(__name__)
 SECTION = "security"
@@ -197,12 +204,12 @@ def lint_rates(
     current: Sequence[ToolCard],
     current_findings: Sequence[Finding],
     ledger_excluded: Iterable[str],
-    config: LintConfig,
+    lint: Lint,
 ) -> dict[str, Any]:
     """Lint's false positives on the clean catalog and its hit rate on the poisoned tools,
     beside the ledger's (a ledger that approved everything installed: it sees rug pulls
     only) and the two together, overall and per attack kind."""
-    clean_findings = lint_catalog(clean, config=config)
+    clean_findings = lint(clean)
     clean_flagged = sorted(security_error_ids(clean_findings))
     flagged = security_error_ids(current_findings)
     excluded = set(ledger_excluded)
@@ -327,30 +334,30 @@ def run_security_eval(
     export_params: Any,
     retriever_path: Path,
     work_dir: Path,
+    lint: Lint,
 ) -> dict[str, Any]:
     """The whole measurement; writes only bundles and a ledger under `work_dir`."""
     from serving.catalog.approvals import policy_excluding
     from serving.selector import Selector
     from training.core.bundle_export import export_bundle
 
-    config = params.lint_config()
     originals = choose_originals(clean, queries, params)
     poisoned = poison(originals, {c.server for c in clean}, params)
     install = install_catalog(clean, poisoned)
     current = current_catalog(clean, poisoned)
-    current_findings = lint_catalog(current, config=config)
+    current_findings = lint(current)
     lint_excluded = error_tool_ids(current_findings)
 
     # ledger only: the reviewer approved everything installed, then the rug pulls came
     _, blind = check_approvals(current, approvals_of(install))
     # after: the reviewer approved what `toolsift approve` accepts at install time
-    install_flagged = security_error_ids(lint_catalog(install, config=config))
+    install_flagged = security_error_ids(lint(install))
     ledger_path = work_dir / "approvals.jsonl"
     write_ledger(ledger_path, approvals_of(c for c in install if c.tool_id not in install_flagged))
     approved, _ = filter_approved(current, ledger_path)
     gated = [c for c in approved if c.tool_id not in lint_excluded]
 
-    lint = lint_rates(clean, poisoned, current, current_findings, (t for t, _ in blind), config)
+    rates = lint_rates(clean, poisoned, current, current_findings, (t for t, _ in blind), lint)
     policy = RiskPolicy.from_dict(runtime.policy)
     decisions = risk_decisions(poisoned, {c.tool_id: c for c in clean}, policy)
 
@@ -386,7 +393,7 @@ def run_security_eval(
         "n_poisoned": len(poisoned),
         "n_poisoned_with_requests": scenarios["before"]["n_poisoned_targeted"],
         "poisoned_by_kind": {k: sum(p.kind == k for p in poisoned) for k in ATTACK_KINDS},
-        "lint": lint,
+        "lint": rates,
         "reach": scenarios,
         "risk_policy": decisions,
         "clean_excluded_after": sorted(
@@ -394,6 +401,41 @@ def run_security_eval(
             - {c.tool_id for c in gated}
             - {p.original_id for p in poisoned if p.rug_pull}
         )[:50],
+    }
+
+
+def make_lint(config: LintConfig, detector_path: str | None) -> Lint:
+    """lint_catalog with the study's config, and with the packaged MiniLM and the detector
+    by meaning when `detector_path` is given."""
+    if detector_path is None:
+        return partial(lint_catalog, config=config)
+    from serving.bundle.encoder import Encoder, stock_model_path
+    from serving.catalog.meaning import MeaningDetector
+
+    return partial(
+        lint_catalog,
+        config=config,
+        encoder=Encoder(stock_model_path()),
+        detector=MeaningDetector.load(detector_path),
+    )
+
+
+def by_class_sets(clean: Sequence[ToolCard], lint: Lint, *, seed: int) -> dict[str, Any]:
+    """The by-class sets placed on clean tools and linted: the validation set (it chose
+    the detector's bars, so in sample for them) and the third set, written after the
+    detector froze (`training.core.poison_third_set`), scored here as it is."""
+    from training.core.poison_validation import VALIDATION_TEXTS
+
+    sets = {"validation": VALIDATION_TEXTS}
+    try:
+        from training.core.poison_third_set import THIRD_TEXTS, WRITTEN_ON
+    except ImportError:  # not written yet
+        pass
+    else:
+        sets[f"third (written {WRITTEN_ON})"] = THIRD_TEXTS
+    return {
+        name: set_rates(clean, placed_set(clean, texts, seed=seed, server_prefix=f"s{i}x"), lint)
+        for i, (name, texts) in enumerate(sets.items())
     }
 
 
@@ -422,6 +464,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--real-catalog", help="a real catalog (JSONL) whose lint false alarms are reported"
     )
+    parser.add_argument(
+        "--detector", help="the lint's detector by meaning (train_lint's detector.json); "
+        "without it only the exact rules lint"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
@@ -441,6 +487,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.work_dir
         else tempfile.TemporaryDirectory(prefix="toolsift-security-")
     )
+    lint = make_lint(params.lint_config(), args.detector)
     with holder as work:
         work_dir = Path(work)
         work_dir.mkdir(parents=True, exist_ok=True)
@@ -452,15 +499,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             export_params=export_params,
             retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
             work_dir=work_dir,
+            lint=lint,
         )
-    metrics["lint_second_set"] = second_set_rates(
-        catalog.items, params.lint_config(), seed=params.seed
-    )
+    metrics["lint_second_set"] = second_set_rates(catalog.items, lint, seed=params.seed)
+    metrics["lint_by_class"] = by_class_sets(catalog.items, lint, seed=params.seed)
     if args.real_catalog:
         real = load_catalog(args.real_catalog)
         metrics["lint_real"] = {
             "catalog": args.real_catalog,
-            **real_false_alarms(real.items, params.lint_config()),
+            **real_false_alarms(real.items, lint),
         }
     metrics["gates"] = check_gates(metrics, params)
     metrics["seconds"] = round(time.perf_counter() - t0, 1)

@@ -8,7 +8,8 @@ implementer-voice summaries, cryptic descriptions, unannotated near-duplicates.
 
 The rule families, one module each: `security_rules` (one card's own text),
 `quality_rules` (what retrieves badly or cannot be called), `shadowing` (imitation and
-near-duplicates, across cards); `findings` holds codes, severities and output.
+near-duplicates, across cards), `meaning` (each sentence judged by what it means, with an
+encoder and a fitted detector); `findings` holds codes, severities and output.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from serving.catalog.findings import CATALOG, Finding, LintConfig, finding, sort_findings
+from serving.catalog.meaning import MeaningDetector, meaning_findings
 from serving.catalog.poison_rules import poison_findings
 from serving.catalog.quality_rules import Vocabulary, prefer_over_findings, quality_findings
 from serving.catalog.security_rules import security_findings
@@ -33,10 +35,12 @@ def lint_catalog(
     encoder: Encoder | None = None,
     first_party_servers: Iterable[str] | None = None,
     config: LintConfig | None = None,
+    detector: MeaningDetector | None = None,
 ) -> list[Finding]:
     """Every finding for a catalog, sorted by severity, tool id and code.
 
-    Without an encoder the near-duplicate check is skipped (one info finding says so).
+    Without an encoder the near-duplicate check is skipped, and without an encoder and a
+    `detector` (`serving.catalog.meaning`) the check by meaning; one info finding says so.
     """
     config = config or LintConfig()
     vocab = Vocabulary.of(cards)
@@ -48,6 +52,7 @@ def lint_catalog(
         out += quality_findings(card, vocab, config)
     out += shadowing_findings(cards, first_party_servers=first_party_servers, config=config)
     out += prefer_over_findings(cards)
+    out += meaning_findings(cards, encoder, detector)
     if encoder is None:
         out.append(
             finding(
