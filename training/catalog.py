@@ -41,7 +41,7 @@ from typing import Any
 
 from serving.catalog.findings import Finding, count_findings
 from serving.catalog.importers import import_tools
-from serving.catalog.lint import lint_catalog
+from serving.catalog.lint import lint_catalog, mark_cautions
 from serving.catalog.meaning import MeaningDetector
 from serving.model.io import load_catalog, quarantine_path_for, write_jsonl
 from serving.model.schema import ToolCard
@@ -137,6 +137,7 @@ def build_catalog(
 ) -> CatalogResult:
     cards, counts, rejected = merge_sources(base, params.sources, root=root)
     findings = lint_catalog(cards, encoder=encoder, detector=detector)
+    cards = mark_cautions(cards, findings)
     bad = {f.tool_id for f in findings if f.severity == "error"}
     kept = [c for c in cards if c.tool_id not in bad] if params.on_error == "exclude" else cards
     excluded = [c for c in cards if c.tool_id in bad] if params.on_error == "exclude" else []

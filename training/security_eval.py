@@ -19,10 +19,17 @@
    exported from the approved, lint-clean cards only).
 4. Policy: the risk decision of every poisoned write tool equals its clean original's
    (decisions read only tool id and risk, never text); a mismatch fails the stage.
-5. Generalisation, reported apart from step 2: the share of a second poisoned set
-   (`training.core.poison_styles`, styles unlike the first set's) flagged at error
-   severity (`lint_second_set`), and with `--real-catalog` the false alarms on a real
-   catalog such as StableToolBench's (`lint_real`: tools with an error security finding).
+5. Generalisation, reported apart from step 2 (`lint_by_class`): per set and attack class,
+   the share flagged at error severity (by the exact rules, by the detector by meaning
+   with --detector, by either) and at warning or worse, for the second set
+   (`training.core.poison_styles`), the detector's validation set (it chose the bars) and
+   the third set, written after the detector froze and scored once; with
+   `--real-catalog` the false alarms on a real catalog such as StableToolBench's
+   (`lint_real`: tools with an error security finding, with the sentences quoted).
+6. Defence in depth, with --models: the poisoned tools of those sets that no error stops,
+   installed with their warnings as `cautions` in a bundle of the trained models and the
+   tuned menus: how often they reach a menu over the labeled queries and over nonsense,
+   at `runtime.caution_bar` and with the rule off (`slipped_reach`).
 
 The ledger scenarios model a reviewer: "ledger only" approves every tool installed
 (before the rug pulls); "after" approves only tools `toolsift approve` accepts (no
@@ -63,9 +70,10 @@ from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
 from training.core.poison_styles import (
     Lint,
+    StyledPoison,
     placed_set,
     real_false_alarms,
-    second_set_rates,
+    second_set,
     set_rates,
 )
 
@@ -420,23 +428,103 @@ def make_lint(config: LintConfig, detector_path: str | None) -> Lint:
     )
 
 
-def by_class_sets(clean: Sequence[ToolCard], lint: Lint, *, seed: int) -> dict[str, Any]:
-    """The by-class sets placed on clean tools and linted: the validation set (it chose
-    the detector's bars, so in sample for them) and the third set, written after the
-    detector froze (`training.core.poison_third_set`), scored here as it is."""
+def by_class_poisons(
+    clean: Sequence[ToolCard], *, seed: int
+) -> dict[str, list[StyledPoison]]:
+    """The poisoned tools of each set by class: the second set (its own classes), the
+    validation set (it chose the detector's bars, so in sample for them) and the third
+    set, written after the detector froze (`training.core.poison_third_set`)."""
+    from training.core.poison_third_set import THIRD_TEXTS, WRITTEN_ON
     from training.core.poison_validation import VALIDATION_TEXTS
 
-    sets = {"validation": VALIDATION_TEXTS}
-    try:
-        from training.core.poison_third_set import THIRD_TEXTS, WRITTEN_ON
-    except ImportError:  # not written yet
-        pass
-    else:
-        sets[f"third (written {WRITTEN_ON})"] = THIRD_TEXTS
     return {
-        name: set_rates(clean, placed_set(clean, texts, seed=seed, server_prefix=f"s{i}x"), lint)
-        for i, (name, texts) in enumerate(sets.items())
+        "second": second_set(clean, seed=seed),
+        "validation": placed_set(clean, VALIDATION_TEXTS, seed=seed, server_prefix="val"),
+        f"third (written {WRITTEN_ON})": placed_set(
+            clean, THIRD_TEXTS, seed=seed, server_prefix="third"
+        ),
     }
+
+
+# requests no catalog serves, garbled or unrelated: a poisoned tool that reaches these
+# menus is shown as padding, never because it was asked for
+NONSENSE = (
+    "asdf qwerty zxcv", "lorem ipsum dolor sit amet", "the the the the", "hmm", "ok thanks",
+    "purple monkey dishwasher", "what is the meaning of life", "tell me a joke",
+    "??? !!! ...", "1234 5678 9012", "blorp the snazzle for me", "can you hear me",
+    "xkcd 927 standards", "banana phone ring ring", "help", "do the thing",
+    "zzzz sleep mode", "translate nothing into nowhere", "who won the war of 1812",
+    "fnord fnord fnord", "please and thank you", "is it raining in atlantis",
+    "recursion see recursion", "gibberish wibble wobble", "null undefined NaN",
+    "asdfghjkl;", "make it pop", "the quick brown fox jumps over the lazy dog",
+    "sing me a lullaby", "colourless green ideas sleep furiously",
+)
+
+
+def slipped_reach(
+    clean: Sequence[ToolCard],
+    sets: Mapping[str, Sequence[StyledPoison]],
+    lint: Lint,
+    queries: Sequence[LabeledQuery],
+    *,
+    models: Path,
+    params_path: str,
+    work_dir: Path,
+) -> dict[str, Any]:
+    """The poisoned tools of `sets` that no error finding stops, installed beside the clean
+    catalog (their lint warnings as `cautions`) in a bundle of the trained models with the
+    tuned menus: the share of them that reach a menu (and a menu's top) over the labeled
+    queries and over NONSENSE, with the session holding every attacker's connection, at
+    the params' `runtime.caution_bar` and with the caution rule off (bar 0)."""
+    from serving.catalog.lint import mark_cautions
+    from serving.selector import Selector
+    from training.core.bundle_export import ExportParams, export_bundle
+
+    poisoned = [p for items in sets.values() for p in items]
+    findings = lint([*clean, *(p.card for p in poisoned)])
+    stopped = error_tool_ids(findings, security_only=True)
+    slipped = [p for p in poisoned if p.card.tool_id not in stopped]
+    cards = mark_cautions([*clean, *(p.card for p in slipped)], findings)
+    runtime = RuntimeParams.from_dict(read_section(params_path, "runtime"))
+    root = work_dir / "slipped"
+    export_bundle(
+        cards, root, retriever_path=models / "retriever", reranker_path=models / "reranker",
+        ltr_path=models / "ltr", menus_path=models / "menus" / "menus.json", runtime=runtime,
+        params=load_params(params_path, "export", ExportParams),
+    )
+    ids = {p.card.tool_id for p in slipped}
+    attackers = sorted({p.card.requires.connection for p in slipped})
+    every = sorted({c.requires.connection for c in clean} | set(attackers))
+    out: dict[str, Any] = {
+        "n_slipped": len(slipped),
+        "n_cautioned": sum(bool(c.cautions) for c in cards if c.tool_id in ids),
+        "slipped_by_set": {
+            name: sum(p.card.tool_id in ids for p in items) for name, items in sets.items()
+        },
+        "caution_bar": runtime.caution_bar,
+    }
+    for name, bar in (("caution", runtime.caution_bar), ("no_caution", 0.0)):
+        selector = Selector.from_bundle(root, overrides={"caution_bar": bar})
+        for what, asks in (
+            ("eval", [(q.query, {**q.context, "connections": every}) for q in queries]),
+            ("nonsense", [(text, {"connections": every}) for text in NONSENSE]),
+        ):
+            shown: set[str] = set()
+            top: set[str] = set()
+            n_req = 0
+            for text, ctx in asks:
+                menus = [s.menu_ids for s in selector.discover(text, ctx).steps]
+                hit = ids & {t for m in menus for t in m}
+                shown |= hit
+                top |= ids & {m[0] for m in menus if m}
+                n_req += bool(hit)
+            out[f"{name}_{what}"] = {
+                "n_requests": len(asks),
+                "slipped_in_any_menu": _ratio(len(shown), len(ids)),
+                "slipped_at_any_top1": _ratio(len(top), len(ids)),
+                "requests_with_slipped_in_menu": _ratio(n_req, len(asks)),
+            }
+    return out
 
 
 def check_gates(metrics: Mapping[str, Any], params: Params) -> dict[str, Any]:
@@ -465,6 +553,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--real-catalog", help="a real catalog (JSONL) whose lint false alarms are reported"
     )
     parser.add_argument(
+        "--models", help="the trained models (models/: retriever, reranker, ltr, menus): "
+        "measure how often poisoned tools that pass the lint reach a menu"
+    )
+    parser.add_argument(
         "--detector", help="the lint's detector by meaning (train_lint's detector.json); "
         "without it only the exact rules lint"
     )
@@ -488,6 +580,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         else tempfile.TemporaryDirectory(prefix="toolsift-security-")
     )
     lint = make_lint(params.lint_config(), args.detector)
+    sets = by_class_poisons(catalog.items, seed=params.seed)
     with holder as work:
         work_dir = Path(work)
         work_dir.mkdir(parents=True, exist_ok=True)
@@ -501,8 +594,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             work_dir=work_dir,
             lint=lint,
         )
-    metrics["lint_second_set"] = second_set_rates(catalog.items, lint, seed=params.seed)
-    metrics["lint_by_class"] = by_class_sets(catalog.items, lint, seed=params.seed)
+        if args.models:
+            metrics["slipped_reach"] = slipped_reach(
+                catalog.items, sets, lint, queries.items, models=Path(args.models),
+                params_path=args.params, work_dir=work_dir,
+            )
+    metrics["lint_by_class"] = {
+        name: set_rates(catalog.items, items, lint) for name, items in sets.items()
+    }
     if args.real_catalog:
         real = load_catalog(args.real_catalog)
         metrics["lint_real"] = {
@@ -523,9 +622,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"(lint or ledger {lint['poisoned_flagged_by_lint_or_ledger_rate']:.1%}); poisoned in "
         f"menu {before['poisoned_in_menu_rate']:.1%} -> {after['poisoned_in_menu_rate']:.1%}, "
         f"top-1 {before['poisoned_top1_rate']:.1%} -> {after['poisoned_top1_rate']:.1%} over "
-        f"{before['n_requests']} requests; second set flagged "
-        f"{metrics['lint_second_set']['flagged_rate']:.1%}; gates {verdict}"
-        f" -> {args.metrics} in {metrics['seconds']:.0f}s"
+        f"{before['n_requests']} requests; "
+        + "; ".join(
+            f"{name} set flagged {r['flagged_rate']:.1%}"
+            for name, r in metrics["lint_by_class"].items()
+        )
+        + f"; gates {verdict} -> {args.metrics} in {metrics['seconds']:.0f}s"
     )
     if metrics["risk_policy"]["mismatches"]:
         raise SecurityEvalError(

@@ -15,6 +15,7 @@ encoder and a fitted detector); `findings` holds codes, severities and output.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from serving.catalog.findings import CATALOG, Finding, LintConfig, finding, sort_findings
@@ -27,6 +28,27 @@ from serving.model.schema import ToolCard
 
 if TYPE_CHECKING:
     from serving.bundle.encoder import Encoder
+
+
+# warnings that a third-party text may steer the model: such a tool is shown only when a
+# search clearly asks for it (`runtime.caution_bar`), never as an alternative
+CAUTION_CODES = frozenset({"suspect_by_meaning", "url_in_text", "product_claim"})
+
+
+def mark_cautions(cards: Sequence[ToolCard], findings: Iterable[Finding]) -> list[ToolCard]:
+    """`cards` with `cautions` set on each third-party card to the CAUTION_CODES it has at
+    warning severity, kept beside those it already carries (a bundle's card keeps what the
+    catalog gate found with the detector); other cards unchanged."""
+    found: dict[str, set[str]] = {}
+    for f in findings:
+        if f.severity == "warning" and f.code in CAUTION_CODES:
+            found.setdefault(f.tool_id, set()).add(f.code)
+    return [
+        replace(c, cautions=tuple(sorted(found[c.tool_id] | set(c.cautions))))
+        if c.trust == "third_party" and c.tool_id in found
+        else c
+        for c in cards
+    ]
 
 
 def lint_catalog(
