@@ -540,9 +540,18 @@ def lint(
     ledger: Annotated[
         Path | None, typer.Option(help="Approval ledger: also flag unapproved or changed tools.")
     ] = None,
+    detector: Annotated[
+        Path | None,
+        typer.Option(
+            help="Detector by meaning (detector.json of `dvc repro train_lint`): judge each "
+            "sentence the model reads as benign or as an attack class; implies --embed."
+        ),
+    ] = None,
 ) -> None:
     """Quality and security findings per tool, with a fix hint; exit 1 on any error."""
-    code, text = run_lint(catalog, as_json=as_json, embed=embed, ledger_path=ledger)
+    code, text = run_lint(
+        catalog, as_json=as_json, embed=embed, ledger_path=ledger, detector_path=detector
+    )
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     raise typer.Exit(code)
 
@@ -629,12 +638,15 @@ def run_lint(
     first_party_servers: Iterable[str] | None = None,
     model_path: str | Path | None = None,
     config: LintConfig | None = None,
+    detector_path: str | Path | None = None,
 ) -> tuple[int, str]:
     """`toolsift lint`: (exit code, output text). Exit 1 when any finding is an error.
 
     Unreadable card lines become `card_invalid` errors; with `ledger_path` the approval
-    ledger is checked too (`not_approved`, `changed_after_approval`). Raises
-    `serving.model.io.InputError` when the catalog or ledger cannot be read at all.
+    ledger is checked too (`not_approved`, `changed_after_approval`); with
+    `detector_path` each sentence is judged by meaning (`serving.catalog.meaning`).
+    Raises `serving.model.io.InputError` when the catalog or ledger cannot be read at all
+    and `serving.catalog.meaning.DetectorError` when the detector cannot be used.
     """
     from serving.catalog.approvals import approval_findings
     from serving.catalog.findings import (
@@ -645,17 +657,23 @@ def run_lint(
         sort_findings,
     )
     from serving.catalog.lint import lint_catalog
+    from serving.catalog.meaning import MeaningDetector
     from serving.model.io import load_catalog
 
     loaded = load_catalog(catalog_path)
     cards = loaded.items
+    detector = MeaningDetector.load(detector_path) if detector_path is not None else None
     encoder = None
-    if embed:
+    if embed or detector is not None:
         from serving.bundle.encoder import Encoder, stock_model_path
 
         encoder = Encoder(model_path or stock_model_path())
     findings = lint_catalog(
-        cards, encoder=encoder, first_party_servers=first_party_servers, config=config
+        cards,
+        encoder=encoder,
+        first_party_servers=first_party_servers,
+        config=config,
+        detector=detector,
     )
     findings += [
         finding(f"<line {e.line}>", "card_invalid", str(e), "fix the card; it was not loaded")

@@ -839,7 +839,8 @@ class Selector:
         shortlist = tuple(c for c in ranked if c.score >= floor or is_exact(c))[: p.menu_size]
         abstention = self.no_tool_reason(step.p_served, lacking) if abstain else None
         cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
-                       abstain=abstain, keep_best=self.menu_policy.no_tool is not None)
+                       abstain=abstain, keep_best=self.menu_policy.no_tool is not None,
+                       caution_bar=p.caution_bar)
         sel = run_stages(sel, [("menu", cut)])
         if abstention is None and not sel.candidates:
             abstention = Abstention("no tool in this session cleared the relevance bar")

@@ -349,6 +349,25 @@ def test_product_qualifiers_belong_to_their_step(product_rules: RuleDecomposer) 
     assert delete.required_access == listing.required_access == ("box",)
 
 
+def test_a_bare_product_before_and_closes_the_step_before_it(
+    product_rules: RuleDecomposer,
+) -> None:
+    # a place for the next step would follow the "and"; before it, it ends the step
+    refund, listing = product_rules.decompose(
+        "refund charge ch_123, over in Stripe and list the folders under Legal"
+    )
+    assert refund.required_access == ("stripe",) and listing.required_access == ()
+    # ... also when the step before it has no verb the rules know
+    charge, listing = product_rules.decompose(
+        "the charge ch_123 from yesterday, over in Stripe and list the folders under Legal"
+    )
+    assert charge.required_access == ("stripe",) and listing.operations == ("list",)
+    assert listing.required_access == ()
+    # alone before the "and" it is the step's own place
+    (only,) = product_rules.decompose("over in Box and list the folders under Legal")
+    assert only.required_access == ("box",)
+
+
 def test_leading_product_prefix_applies_to_every_step(product_rules: RuleDecomposer) -> None:
     cancel, create = product_rules.decompose(
         "In Calendly: cancel my 15:00 meeting, and create a new one for Friday at 10:00"

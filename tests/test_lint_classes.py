@@ -77,14 +77,14 @@ def test_claims_name_every_other_server_however_short():
 
 def test_the_second_set_is_flagged_and_the_fixture_catalog_is_clean(fixture_catalog):
     clean = load_catalog(fixture_catalog, strict=True).items
-    rates = second_set_rates(clean, config=None)
+    rates = second_set_rates(clean, lint_catalog)
     # every text of the second set makes one poisoned tool, each flagged at error severity
     assert rates["n"] == len(SECOND_SET_TEXTS) and rates["flagged_rate"] == 1.0
     assert rates["missed"] == []
     assert all(c["flagged_rate"] == 1.0 for c in rates["by_class"].values())
-    real = real_false_alarms(clean, config=None)
+    real = real_false_alarms(clean, lint_catalog)
     assert real == {"n_tools": 17, "false_positive_rate": 0.0, "flagged_tools": [],
-                    "error_codes": {}}
+                    "error_codes": {}, "evidence": []}
     # the poisoned copies are third-party installs under their own servers
     assert {p.card.trust for p in second_set(clean)} == {"third_party"}
 

@@ -41,7 +41,8 @@ from typing import Any
 
 from serving.catalog.findings import Finding, count_findings
 from serving.catalog.importers import import_tools
-from serving.catalog.lint import lint_catalog
+from serving.catalog.lint import lint_catalog, mark_cautions
+from serving.catalog.meaning import MeaningDetector
 from serving.model.io import load_catalog, quarantine_path_for, write_jsonl
 from serving.model.schema import ToolCard
 from training.core.metrics_io import write_metrics
@@ -127,10 +128,16 @@ def merge_sources(
 
 
 def build_catalog(
-    base: Sequence[ToolCard], params: Params, *, root: Path, encoder: Any = None
+    base: Sequence[ToolCard],
+    params: Params,
+    *,
+    root: Path,
+    encoder: Any = None,
+    detector: MeaningDetector | None = None,
 ) -> CatalogResult:
     cards, counts, rejected = merge_sources(base, params.sources, root=root)
-    findings = lint_catalog(cards, encoder=encoder)
+    findings = lint_catalog(cards, encoder=encoder, detector=detector)
+    cards = mark_cautions(cards, findings)
     bad = {f.tool_id for f in findings if f.severity == "error"}
     kept = [c for c in cards if c.tool_id not in bad] if params.on_error == "exclude" else cards
     excluded = [c for c in cards if c.tool_id in bad] if params.on_error == "exclude" else []
@@ -147,6 +154,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("metrics", help="metrics JSON")
     parser.add_argument("--root", default=".", help="sources' paths are relative to this")
     parser.add_argument("--on-error", choices=ON_ERROR, help="overrides params `on_error`")
+    parser.add_argument(
+        "--detector", help="train_lint's detector.json: judge sentences by meaning too "
+        "(needs `embed: true`)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
@@ -167,7 +178,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         from serving.bundle.encoder import Encoder, stock_model_path
 
         encoder = Encoder(stock_model_path())
-    result = build_catalog(base.items, params, root=Path(args.root), encoder=encoder)
+    detector = MeaningDetector.load(args.detector) if args.detector else None
+    result = build_catalog(
+        base.items, params, root=Path(args.root), encoder=encoder, detector=detector
+    )
 
     out_dir.mkdir(parents=True, exist_ok=True)
     write_jsonl(out_dir / "catalog.jsonl", (c.to_dict() for c in result.cards))

@@ -19,10 +19,17 @@
    exported from the approved, lint-clean cards only).
 4. Policy: the risk decision of every poisoned write tool equals its clean original's
    (decisions read only tool id and risk, never text); a mismatch fails the stage.
-5. Generalisation, reported apart from step 2: the share of a second poisoned set
-   (`training.core.poison_styles`, styles unlike the first set's) flagged at error
-   severity (`lint_second_set`), and with `--real-catalog` the false alarms on a real
-   catalog such as StableToolBench's (`lint_real`: tools with an error security finding).
+5. Generalisation, reported apart from step 2 (`lint_by_class`): per set and attack class,
+   the share flagged at error severity (by the exact rules, by the detector by meaning
+   with --detector, by either) and at warning or worse, for the second set
+   (`training.core.poison_styles`), the detector's validation set (it chose the bars) and
+   the third set, written after the detector froze and scored once; with
+   `--real-catalog` the false alarms on a real catalog such as StableToolBench's
+   (`lint_real`: tools with an error security finding, with the sentences quoted).
+6. Defence in depth, with --models: the poisoned tools of those sets that no error stops,
+   installed with their warnings as `cautions` in a bundle of the trained models and the
+   tuned menus: how often they reach a menu over the labeled queries and over nonsense,
+   at `runtime.caution_bar` and with the rule off (`slipped_reach`).
 
 The ledger scenarios model a reviewer: "ledger only" approves every tool installed
 (before the rug pulls); "after" approves only tools `toolsift approve` accepts (no
@@ -41,6 +48,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +68,14 @@ from serving.model.schema import LabeledQuery, ToolCard
 from training.core.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
-from training.core.poison_styles import real_false_alarms, second_set_rates
+from training.core.poison_styles import (
+    Lint,
+    StyledPoison,
+    placed_set,
+    real_false_alarms,
+    second_set,
+    set_rates,
+)
 
 log = logging.getLogger(__name__)
 SECTION = "security"
@@ -197,12 +212,12 @@ def lint_rates(
     current: Sequence[ToolCard],
     current_findings: Sequence[Finding],
     ledger_excluded: Iterable[str],
-    config: LintConfig,
+    lint: Lint,
 ) -> dict[str, Any]:
     """Lint's false positives on the clean catalog and its hit rate on the poisoned tools,
     beside the ledger's (a ledger that approved everything installed: it sees rug pulls
     only) and the two together, overall and per attack kind."""
-    clean_findings = lint_catalog(clean, config=config)
+    clean_findings = lint(clean)
     clean_flagged = sorted(security_error_ids(clean_findings))
     flagged = security_error_ids(current_findings)
     excluded = set(ledger_excluded)
@@ -327,30 +342,30 @@ def run_security_eval(
     export_params: Any,
     retriever_path: Path,
     work_dir: Path,
+    lint: Lint,
 ) -> dict[str, Any]:
     """The whole measurement; writes only bundles and a ledger under `work_dir`."""
     from serving.catalog.approvals import policy_excluding
     from serving.selector import Selector
     from training.core.bundle_export import export_bundle
 
-    config = params.lint_config()
     originals = choose_originals(clean, queries, params)
     poisoned = poison(originals, {c.server for c in clean}, params)
     install = install_catalog(clean, poisoned)
     current = current_catalog(clean, poisoned)
-    current_findings = lint_catalog(current, config=config)
+    current_findings = lint(current)
     lint_excluded = error_tool_ids(current_findings)
 
     # ledger only: the reviewer approved everything installed, then the rug pulls came
     _, blind = check_approvals(current, approvals_of(install))
     # after: the reviewer approved what `toolsift approve` accepts at install time
-    install_flagged = security_error_ids(lint_catalog(install, config=config))
+    install_flagged = security_error_ids(lint(install))
     ledger_path = work_dir / "approvals.jsonl"
     write_ledger(ledger_path, approvals_of(c for c in install if c.tool_id not in install_flagged))
     approved, _ = filter_approved(current, ledger_path)
     gated = [c for c in approved if c.tool_id not in lint_excluded]
 
-    lint = lint_rates(clean, poisoned, current, current_findings, (t for t, _ in blind), config)
+    rates = lint_rates(clean, poisoned, current, current_findings, (t for t, _ in blind), lint)
     policy = RiskPolicy.from_dict(runtime.policy)
     decisions = risk_decisions(poisoned, {c.tool_id: c for c in clean}, policy)
 
@@ -386,7 +401,7 @@ def run_security_eval(
         "n_poisoned": len(poisoned),
         "n_poisoned_with_requests": scenarios["before"]["n_poisoned_targeted"],
         "poisoned_by_kind": {k: sum(p.kind == k for p in poisoned) for k in ATTACK_KINDS},
-        "lint": lint,
+        "lint": rates,
         "reach": scenarios,
         "risk_policy": decisions,
         "clean_excluded_after": sorted(
@@ -395,6 +410,121 @@ def run_security_eval(
             - {p.original_id for p in poisoned if p.rug_pull}
         )[:50],
     }
+
+
+def make_lint(config: LintConfig, detector_path: str | None) -> Lint:
+    """lint_catalog with the study's config, and with the packaged MiniLM and the detector
+    by meaning when `detector_path` is given."""
+    if detector_path is None:
+        return partial(lint_catalog, config=config)
+    from serving.bundle.encoder import Encoder, stock_model_path
+    from serving.catalog.meaning import MeaningDetector
+
+    return partial(
+        lint_catalog,
+        config=config,
+        encoder=Encoder(stock_model_path()),
+        detector=MeaningDetector.load(detector_path),
+    )
+
+
+def by_class_poisons(
+    clean: Sequence[ToolCard], *, seed: int
+) -> dict[str, list[StyledPoison]]:
+    """The poisoned tools of each set by class: the second set (its own classes), the
+    validation set (it chose the detector's bars, so in sample for them) and the third
+    set, written after the detector froze (`training.core.poison_third_set`)."""
+    from training.core.poison_third_set import THIRD_TEXTS, WRITTEN_ON
+    from training.core.poison_validation import VALIDATION_TEXTS
+
+    return {
+        "second": second_set(clean, seed=seed),
+        "validation": placed_set(clean, VALIDATION_TEXTS, seed=seed, server_prefix="val"),
+        f"third (written {WRITTEN_ON})": placed_set(
+            clean, THIRD_TEXTS, seed=seed, server_prefix="third"
+        ),
+    }
+
+
+# requests no catalog serves, garbled or unrelated: a poisoned tool that reaches these
+# menus is shown as padding, never because it was asked for
+NONSENSE = (
+    "asdf qwerty zxcv", "lorem ipsum dolor sit amet", "the the the the", "hmm", "ok thanks",
+    "purple monkey dishwasher", "what is the meaning of life", "tell me a joke",
+    "??? !!! ...", "1234 5678 9012", "blorp the snazzle for me", "can you hear me",
+    "xkcd 927 standards", "banana phone ring ring", "help", "do the thing",
+    "zzzz sleep mode", "translate nothing into nowhere", "who won the war of 1812",
+    "fnord fnord fnord", "please and thank you", "is it raining in atlantis",
+    "recursion see recursion", "gibberish wibble wobble", "null undefined NaN",
+    "asdfghjkl;", "make it pop", "the quick brown fox jumps over the lazy dog",
+    "sing me a lullaby", "colourless green ideas sleep furiously",
+)
+
+
+def slipped_reach(
+    clean: Sequence[ToolCard],
+    sets: Mapping[str, Sequence[StyledPoison]],
+    lint: Lint,
+    queries: Sequence[LabeledQuery],
+    *,
+    models: Path,
+    params_path: str,
+    work_dir: Path,
+) -> dict[str, Any]:
+    """The poisoned tools of `sets` that no error finding stops, installed beside the clean
+    catalog (their lint warnings as `cautions`) in a bundle of the trained models with the
+    tuned menus: the share of them that reach a menu (and a menu's top) over the labeled
+    queries and over NONSENSE, with the session holding every attacker's connection, at
+    the params' `runtime.caution_bar` and with the caution rule off (bar 0)."""
+    from serving.catalog.lint import mark_cautions
+    from serving.selector import Selector
+    from training.core.bundle_export import ExportParams, export_bundle
+
+    poisoned = [p for items in sets.values() for p in items]
+    findings = lint([*clean, *(p.card for p in poisoned)])
+    stopped = error_tool_ids(findings, security_only=True)
+    slipped = [p for p in poisoned if p.card.tool_id not in stopped]
+    cards = mark_cautions([*clean, *(p.card for p in slipped)], findings)
+    runtime = RuntimeParams.from_dict(read_section(params_path, "runtime"))
+    root = work_dir / "slipped"
+    export_bundle(
+        cards, root, retriever_path=models / "retriever", reranker_path=models / "reranker",
+        ltr_path=models / "ltr", menus_path=models / "menus" / "menus.json", runtime=runtime,
+        params=load_params(params_path, "export", ExportParams),
+    )
+    ids = {p.card.tool_id for p in slipped}
+    attackers = sorted({p.card.requires.connection for p in slipped})
+    every = sorted({c.requires.connection for c in clean} | set(attackers))
+    out: dict[str, Any] = {
+        "n_slipped": len(slipped),
+        "n_cautioned": sum(bool(c.cautions) for c in cards if c.tool_id in ids),
+        "slipped_by_set": {
+            name: sum(p.card.tool_id in ids for p in items) for name, items in sets.items()
+        },
+        "caution_bar": runtime.caution_bar,
+    }
+    for name, bar in (("caution", runtime.caution_bar), ("no_caution", 0.0)):
+        selector = Selector.from_bundle(root, overrides={"caution_bar": bar})
+        for what, asks in (
+            ("eval", [(q.query, {**q.context, "connections": every}) for q in queries]),
+            ("nonsense", [(text, {"connections": every}) for text in NONSENSE]),
+        ):
+            shown: set[str] = set()
+            top: set[str] = set()
+            n_req = 0
+            for text, ctx in asks:
+                menus = [s.menu_ids for s in selector.discover(text, ctx).steps]
+                hit = ids & {t for m in menus for t in m}
+                shown |= hit
+                top |= ids & {m[0] for m in menus if m}
+                n_req += bool(hit)
+            out[f"{name}_{what}"] = {
+                "n_requests": len(asks),
+                "slipped_in_any_menu": _ratio(len(shown), len(ids)),
+                "slipped_at_any_top1": _ratio(len(top), len(ids)),
+                "requests_with_slipped_in_menu": _ratio(n_req, len(asks)),
+            }
+    return out
 
 
 def check_gates(metrics: Mapping[str, Any], params: Params) -> dict[str, Any]:
@@ -422,6 +552,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--real-catalog", help="a real catalog (JSONL) whose lint false alarms are reported"
     )
+    parser.add_argument(
+        "--models", help="the trained models (models/: retriever, reranker, ltr, menus): "
+        "measure how often poisoned tools that pass the lint reach a menu"
+    )
+    parser.add_argument(
+        "--detector", help="the lint's detector by meaning (train_lint's detector.json); "
+        "without it only the exact rules lint"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
@@ -441,6 +579,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.work_dir
         else tempfile.TemporaryDirectory(prefix="toolsift-security-")
     )
+    lint = make_lint(params.lint_config(), args.detector)
+    sets = by_class_poisons(catalog.items, seed=params.seed)
     with holder as work:
         work_dir = Path(work)
         work_dir.mkdir(parents=True, exist_ok=True)
@@ -452,15 +592,21 @@ def main(argv: Sequence[str] | None = None) -> None:
             export_params=export_params,
             retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
             work_dir=work_dir,
+            lint=lint,
         )
-    metrics["lint_second_set"] = second_set_rates(
-        catalog.items, params.lint_config(), seed=params.seed
-    )
+        if args.models:
+            metrics["slipped_reach"] = slipped_reach(
+                catalog.items, sets, lint, queries.items, models=Path(args.models),
+                params_path=args.params, work_dir=work_dir,
+            )
+    metrics["lint_by_class"] = {
+        name: set_rates(catalog.items, items, lint) for name, items in sets.items()
+    }
     if args.real_catalog:
         real = load_catalog(args.real_catalog)
         metrics["lint_real"] = {
             "catalog": args.real_catalog,
-            **real_false_alarms(real.items, params.lint_config()),
+            **real_false_alarms(real.items, lint),
         }
     metrics["gates"] = check_gates(metrics, params)
     metrics["seconds"] = round(time.perf_counter() - t0, 1)
@@ -476,9 +622,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"(lint or ledger {lint['poisoned_flagged_by_lint_or_ledger_rate']:.1%}); poisoned in "
         f"menu {before['poisoned_in_menu_rate']:.1%} -> {after['poisoned_in_menu_rate']:.1%}, "
         f"top-1 {before['poisoned_top1_rate']:.1%} -> {after['poisoned_top1_rate']:.1%} over "
-        f"{before['n_requests']} requests; second set flagged "
-        f"{metrics['lint_second_set']['flagged_rate']:.1%}; gates {verdict}"
-        f" -> {args.metrics} in {metrics['seconds']:.0f}s"
+        f"{before['n_requests']} requests; "
+        + "; ".join(
+            f"{name} set flagged {r['flagged_rate']:.1%}"
+            for name, r in metrics["lint_by_class"].items()
+        )
+        + f"; gates {verdict} -> {args.metrics} in {metrics['seconds']:.0f}s"
     )
     if metrics["risk_policy"]["mismatches"]:
         raise SecurityEvalError(

@@ -34,6 +34,8 @@ SEVERITY: Mapping[str, str] = {
     "moves_data": "error",
     "executable_payload": "error",
     "hidden_by_layout": "error",
+    "poison_by_meaning": "error",  # serving.catalog.meaning: a sentence reads as an attack
+    "suspect_by_meaning": "warning",
     # quality
     "card_invalid": "error",
     "schema_required_unknown": "error",
@@ -49,6 +51,7 @@ SEVERITY: Mapping[str, str] = {
     "examples_missing": "info",
     "risk_derived": "info",
     "near_duplicate_skipped": "info",
+    "meaning_check_skipped": "info",
 }
 SECURITY_CODES = frozenset(
     {
@@ -68,6 +71,8 @@ SECURITY_CODES = frozenset(
         "moves_data",
         "executable_payload",
         "hidden_by_layout",
+        "poison_by_meaning",
+        "suspect_by_meaning",
     }
 )
 

@@ -8,15 +8,18 @@ implementer-voice summaries, cryptic descriptions, unannotated near-duplicates.
 
 The rule families, one module each: `security_rules` (one card's own text),
 `quality_rules` (what retrieves badly or cannot be called), `shadowing` (imitation and
-near-duplicates, across cards); `findings` holds codes, severities and output.
+near-duplicates, across cards), `meaning` (each sentence judged by what it means, with an
+encoder and a fitted detector); `findings` holds codes, severities and output.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from serving.catalog.findings import CATALOG, Finding, LintConfig, finding, sort_findings
+from serving.catalog.meaning import MeaningDetector, meaning_findings
 from serving.catalog.poison_rules import poison_findings
 from serving.catalog.quality_rules import Vocabulary, prefer_over_findings, quality_findings
 from serving.catalog.security_rules import security_findings
@@ -27,16 +30,39 @@ if TYPE_CHECKING:
     from serving.bundle.encoder import Encoder
 
 
+# warnings that a third-party text may steer the model: such a tool is shown only when a
+# search clearly asks for it (`runtime.caution_bar`), never as an alternative
+CAUTION_CODES = frozenset({"suspect_by_meaning", "url_in_text", "product_claim"})
+
+
+def mark_cautions(cards: Sequence[ToolCard], findings: Iterable[Finding]) -> list[ToolCard]:
+    """`cards` with `cautions` set on each third-party card to the CAUTION_CODES it has at
+    warning severity, kept beside those it already carries (a bundle's card keeps what the
+    catalog gate found with the detector); other cards unchanged."""
+    found: dict[str, set[str]] = {}
+    for f in findings:
+        if f.severity == "warning" and f.code in CAUTION_CODES:
+            found.setdefault(f.tool_id, set()).add(f.code)
+    return [
+        replace(c, cautions=tuple(sorted(found[c.tool_id] | set(c.cautions))))
+        if c.trust == "third_party" and c.tool_id in found
+        else c
+        for c in cards
+    ]
+
+
 def lint_catalog(
     cards: Sequence[ToolCard],
     *,
     encoder: Encoder | None = None,
     first_party_servers: Iterable[str] | None = None,
     config: LintConfig | None = None,
+    detector: MeaningDetector | None = None,
 ) -> list[Finding]:
     """Every finding for a catalog, sorted by severity, tool id and code.
 
-    Without an encoder the near-duplicate check is skipped (one info finding says so).
+    Without an encoder the near-duplicate check is skipped, and without an encoder and a
+    `detector` (`serving.catalog.meaning`) the check by meaning; one info finding says so.
     """
     config = config or LintConfig()
     vocab = Vocabulary.of(cards)
@@ -48,6 +74,7 @@ def lint_catalog(
         out += quality_findings(card, vocab, config)
     out += shadowing_findings(cards, first_party_servers=first_party_servers, config=config)
     out += prefer_over_findings(cards)
+    out += meaning_findings(cards, encoder, detector)
     if encoder is None:
         out.append(
             finding(

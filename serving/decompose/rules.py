@@ -339,11 +339,20 @@ class RuleDecomposer:
                         pending = []
                     pending.append(seg)
                 elif seg.separator == "next" or (
-                    # "search X, on the Y bug, set the status": the place is the next step's
+                    # "search X, on the Y bug, set the status": the place is the next step's;
+                    # but a bare product before "and" closes the step before it ("post X,
+                    # over in Slack and open a ticket"): a place for the next step would
+                    # follow the "and"
                     seg.separator == "comma"
                     and following is not None
                     and following.verbs
-                    and following.separator in ("comma", "and")
+                    and (
+                        following.separator == "comma"
+                        or (
+                            following.separator == "and"
+                            and not self._is_qualifier(request, masked, seg.start, seg.end)
+                        )
+                    )
                     and self._first_word(masked, seg) in FRAMING_WORDS
                 ):
                     out.append(current)
@@ -358,10 +367,15 @@ class RuleDecomposer:
                 k = len(pending)
                 if self._refers_back(request, masked, seg):
                     k = 0  # "the PR #12 on acme/web, can you merge it?": one step
-                elif seg.separator == "and" and k:
-                    k -= 1  # "please review and approve PR #12": a verb we do not know
-                while k and self._frames(request, masked, pending[k - 1]):
-                    k -= 1
+                elif seg.separator == "and" and k > 1 and self._is_qualifier(
+                    request, masked, pending[k - 1].start, pending[k - 1].end
+                ):
+                    pass  # "X, over in Datadog and list Y": the product closes X, as above
+                else:
+                    if seg.separator == "and" and k:
+                        k -= 1  # "please review and approve PR #12": a verb we do not know
+                    while k and self._frames(request, masked, pending[k - 1]):
+                        k -= 1
                 if k:
                     out.append(
                         self._verbless(request, masked, pending[0].start, pending[k - 1].end, part)

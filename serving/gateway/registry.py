@@ -9,6 +9,8 @@ kept) when:
   bundle's card: a rug pull (`rug_pull: ...`), whatever the ledger says;
 - the linter finds an error in the card that would be served (`lint: <code>`);
 - with a ledger: the served card is not approved or changed since (`ledger: ...`).
+A third-party tool the linter warns about (`lint.CAUTION_CODES`) is served with those
+codes in its card's `cautions`: it reaches a menu only when a search clearly asks for it.
 A tool the bundle knows is served with the bundle's card (authored text, trained
 embedding); one it does not know is served with the imported card (cold start).
 """
@@ -24,7 +26,7 @@ from typing import Any
 from serving.catalog.approvals import Ledger, check_approvals
 from serving.catalog.findings import error_tool_ids
 from serving.catalog.importers import ImportOptions, cards_from_json, today
-from serving.catalog.lint import lint_catalog
+from serving.catalog.lint import lint_catalog, mark_cautions
 from serving.gateway.config import ServerSpec
 from serving.model.schema import ToolCard
 
@@ -142,6 +144,7 @@ def build_registry(
         if f.tool_id in bad and f.severity == "error" and f.tool_id in served:
             quarantined.append((f.tool_id, f"lint: {f.code}: {f.message}"))
             served.pop(f.tool_id)
+    served = {c.tool_id: c for c in mark_cautions(list(served.values()), findings)}
     if ledger is not None:
         _, excluded = check_approvals(list(served.values()), ledger)
         for tool_id, reason in excluded:

@@ -39,6 +39,10 @@ class RuntimeParams:
     # name what the session lacks (`serving.stages.missing_access`) when a step's best in-session
     # relevance is below this, it abstained, or it names a product the session lacks
     missing_access_below: float = 0.0
+    # a third-party card the lint warned about (`ToolCard.cautions`) reaches a menu only at
+    # this calibrated relevance or when the step names it: shown when asked for, never as
+    # an alternative; 0 = no such rule (bundles from before it)
+    caution_bar: float = 0.0
     # a step that names a product (a distinctive connection name) gets that product's
     # tools first in its menu (`rerank.named_first`); False for bundles from before this
     named_connections_first: bool = False
@@ -95,6 +99,8 @@ class RuntimeParams:
             raise ValueError(
                 "runtime params: retrieval_prior, tie_margin and request_weight must be >= 0"
             )
+        if not 0.0 <= params.caution_bar <= 1.0:
+            raise ValueError(f"runtime params: caution_bar {params.caution_bar} is not in [0, 1]")
         if params.request_order not in REQUEST_ORDERS:
             raise ValueError(
                 f"runtime params: request_order {params.request_order!r} is not rrf|relevance"

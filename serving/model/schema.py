@@ -259,6 +259,9 @@ class ToolCard:
     trust: str = "first_party"
     description: str = ""
     derived: tuple[str, ...] = ()  # fields an importer filled in rather than the author
+    # security warnings of the lint on a third-party card (`serving.catalog.lint.
+    # mark_cautions`): the tool reaches a menu only at `runtime.caution_bar` relevance
+    cautions: tuple[str, ...] = ()
 
     @property
     def mutates(self) -> bool:
@@ -331,6 +334,7 @@ class ToolCard:
             trust=_choice(data, "trust", TRUST_LEVELS, "first_party"),
             description=_str(data, "description", default=""),
             derived=_str_tuple(data, "derived"),
+            cautions=_str_tuple(data, "cautions"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -360,6 +364,8 @@ class ToolCard:
         }
         if self.derived:
             out["derived"] = list(self.derived)
+        if self.cautions:
+            out["cautions"] = list(self.cautions)
         return out
 
 

@@ -62,6 +62,7 @@ def cut_menu(
     *,
     size: int,
     keep_best: bool = False,
+    caution_bar: float = 0.0,
 ) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The menu (at most `size`, in `ranked`'s order) and every other candidate with its
     reason, in `ranked`'s order: `rerank:below_bar` (its risk's bar), `rerank:below_relative`
@@ -73,9 +74,17 @@ def cut_menu(
 
     `keep_best`: `ranked[0]` stays whatever its relevance (the no-tool model has already
     said some tool serves the step; the bars then trim its alternatives, and a step's best
-    write no longer empties a menu a read below it would have filled)."""
+    write no longer empties a menu a read below it would have filled).
+
+    A card with `cautions` (a third-party text the lint warned about) stays only when the
+    step names it exactly or its relevance reaches `caution_bar` (`rerank:caution`): a
+    search must clearly ask for it, and `keep_best` does not keep it."""
     best = max((c.score for c in ranked), default=0.0)
-    first = ranked[0].tool_id if keep_best and ranked else None
+
+    def held_back(c: Candidate) -> bool:
+        return bool(cards[c.tool_id].cautions) and c.score < caution_bar and not is_exact(c)
+
+    first = ranked[0].tool_id if keep_best and ranked and not held_back(ranked[0]) else None
     named = any(
         c.scores.get("named", 0.0) == 1.0
         and (c.score >= bars.bar(cards[c.tool_id]) or c.tool_id == first)
@@ -86,6 +95,9 @@ def cut_menu(
     kept: list[Candidate] = []
     reasons: dict[str, str] = {}
     for c in ranked:
+        if held_back(c):
+            reasons[c.tool_id] = "rerank:caution"
+            continue
         if is_exact(c) or c.tool_id == first:
             pass
         elif named and c.scores.get("named", 0.0) == 0:

@@ -343,11 +343,12 @@ def run_probes(
 
 
 def lint_section(real: Path | None, demo: Path | None) -> list[str]:
+    from serving.catalog.lint import lint_catalog
     from training.core.poison_styles import real_false_alarms, second_set_rates
 
     lines = []
     if real is not None:
-        alarms = real_false_alarms(load_catalog(real).items, None)
+        alarms = real_false_alarms(load_catalog(real).items, lint_catalog)
         n_flagged = round(alarms["false_positive_rate"] * alarms["n_tools"])
         lines.append(
             f"- Error-severity security false alarms on `{real.parent.name}/{real.name}`: "
@@ -355,7 +356,7 @@ def lint_section(real: Path | None, demo: Path | None) -> list[str]:
             f"codes {alarms['error_codes']})."
         )
     if demo is not None:
-        rates = second_set_rates(load_catalog(demo).items, None)
+        rates = second_set_rates(load_catalog(demo).items, lint_catalog)
         by_class = ", ".join(f"{k} {v['flagged_rate']:.0%} of {v['n']}"
                              for k, v in rates["by_class"].items())
         lines.append(

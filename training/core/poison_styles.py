@@ -15,12 +15,11 @@ moved elsewhere, executable payloads, content hidden by layout.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from serving.catalog.findings import LintConfig, count_findings, error_tool_ids
-from serving.catalog.lint import lint_catalog
+from serving.catalog.findings import Finding, count_findings, error_tool_ids
 from serving.model.schema import ToolCard
 
 POISON_CLASSES = ("addressed_to_model", "other_tools", "data_movement", "payload", "layout")
@@ -177,6 +176,70 @@ def _with_text(card: ToolCard, where: str, text: str) -> ToolCard:
     return replace(card, input_schema=schema)
 
 
+PLACES = ("description", "summary", "parameter", "title", "default", "enum")
+
+
+def place_text(card: ToolCard, place: str, text: str) -> ToolCard:
+    """`card` carrying an attack `text` (no `{summary}`) in one of PLACES: after the
+    summary in the description or the summary, or in a parameter's description, title,
+    default or enum values (the schema strings a model reads)."""
+    if place == "description":
+        return replace(card, description=f"{card.summary.rstrip('. ')}. {text}")
+    if place == "summary":
+        return replace(card, summary=f"{card.summary.rstrip('. ')}. {text}")
+    if place not in PLACES:
+        raise ValueError(f"place_text: {place!r} is not one of {PLACES}")
+    prop: dict[str, Any] = {"type": "string", "description": "Extra options."}
+    if place == "parameter":
+        prop["description"] = text
+    elif place == "title":
+        prop["title"] = text
+    elif place == "default":
+        prop["default"] = text
+    else:
+        prop["enum"] = ["standard", text]
+    schema: dict[str, Any] = dict(card.input_schema)
+    schema["properties"] = {**dict(schema.get("properties") or {}), "options": prop}
+    return replace(card, input_schema=schema)
+
+
+def _third_party_copy(card: ToolCard, server: str) -> ToolCard:
+    return replace(
+        card,
+        tool_id=f"{server}.{card.name}",
+        server=server,
+        requires=replace(card.requires, connection=server),
+        owner=f"vendor:{server}",
+        trust="third_party",
+    )
+
+
+def placed_set(
+    clean: Sequence[ToolCard],
+    texts: Sequence[tuple[str, str, str]],
+    *,
+    seed: int = 0,
+    server_prefix: str = "att",
+) -> list[StyledPoison]:
+    """One poisoned tool per (class, place, text) of a by-class set (the meaning
+    detector's corpora and the frozen third set): a clean tool copied under an
+    attacker's server, the text put in its place; `{other}` / `{other_tool}` name another
+    server of the catalog and one of its tools."""
+    if len(clean) < 2:
+        raise ValueError("placed_set: needs at least two clean tools")
+    rng = random.Random(seed)
+    out = []
+    for index, (cls, place, text) in enumerate(texts):
+        card, other = rng.sample(list(clean), 2)
+        while other.server == card.server and len({c.server for c in clean}) > 1:
+            other = rng.choice(list(clean))
+        poisoned = _third_party_copy(card, f"{server_prefix}{index}")
+        poisoned = place_text(poisoned, place, _fill(text, card, other))
+        poisoned = ToolCard.from_dict(poisoned.to_dict())  # validated like any loaded card
+        out.append(StyledPoison(poisoned, card.tool_id, cls, index))
+    return out
+
+
 def second_set(
     clean: Sequence[ToolCard],
     *,
@@ -194,15 +257,7 @@ def second_set(
         card, other = rng.sample(list(clean), 2)
         while other.server == card.server and len({c.server for c in clean}) > 1:
             other = rng.choice(list(clean))
-        server = f"{server_prefix}{index}"
-        poisoned = replace(
-            card,
-            tool_id=f"{server}.{card.name}",
-            server=server,
-            requires=replace(card.requires, connection=server),
-            owner=f"vendor:{server}",
-            trust="third_party",
-        )
+        poisoned = _third_party_copy(card, f"{server_prefix}{index}")
         poisoned = _with_text(poisoned, where, _fill(text, card, other))
         poisoned = ToolCard.from_dict(poisoned.to_dict())  # validated like any loaded card
         out.append(StyledPoison(poisoned, card.tool_id, cls, index))
@@ -216,33 +271,56 @@ def _ratio(num: int, den: int) -> float:
     return round(num / den, 4) if den else 0.0
 
 
-def second_set_rates(
-    clean: Sequence[ToolCard], config: LintConfig | None, *, seed: int = 0
+Lint = Callable[[Sequence[ToolCard]], list[Finding]]
+MEANING_CODES = frozenset({"poison_by_meaning", "suspect_by_meaning"})
+
+
+def set_rates(
+    clean: Sequence[ToolCard], poisoned: Sequence[StyledPoison], lint: Lint
 ) -> dict[str, Any]:
-    """The second poisoned set installed beside the clean catalog: the share flagged by an
-    error-severity security finding, overall and per class, and what was missed."""
-    poisoned = second_set(clean, seed=seed)
-    findings = lint_catalog([*clean, *(p.card for p in poisoned)], config=config)
-    flagged = error_tool_ids(findings, security_only=True)
-    by_class = {}
-    for cls in POISON_CLASSES:
-        items = [p for p in poisoned if p.poison_class == cls]
-        by_class[cls] = {
-            "n": len(items),
-            "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in items), len(items)),
+    """A poisoned set installed beside the clean catalog: the share of its tools flagged
+    by an error-severity security finding, overall and per class, by the exact rules
+    alone, by the meaning detector alone, and at warning or worse; what was missed and
+    the sentence each meaning finding quotes."""
+    findings = [f for f in lint([*clean, *(p.card for p in poisoned)]) if f.security]
+    ids = {p.card.tool_id for p in poisoned}
+    errors = [f for f in findings if f.severity == "error" and f.tool_id in ids]
+    flagged = {f.tool_id for f in errors}
+    by_rules = {f.tool_id for f in errors if f.code not in MEANING_CODES}
+    by_meaning = {f.tool_id for f in errors if f.code in MEANING_CODES}
+    warned = {f.tool_id for f in findings if f.severity in ("error", "warning")}
+
+    def rates(items: Sequence[StyledPoison]) -> dict[str, Any]:
+        n = len(items)
+        return {
+            "n": n,
+            "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in items), n),
+            "rules_rate": _ratio(sum(p.card.tool_id in by_rules for p in items), n),
+            "meaning_rate": _ratio(sum(p.card.tool_id in by_meaning for p in items), n),
+            "warning_or_error_rate": _ratio(sum(p.card.tool_id in warned for p in items), n),
         }
+
+    classes = sorted({p.poison_class for p in poisoned})
     return {
-        "n": len(poisoned),
-        "flagged_rate": _ratio(sum(p.card.tool_id in flagged for p in poisoned), len(poisoned)),
-        "by_class": by_class,
+        **rates(poisoned),
+        "by_class": {c: rates([p for p in poisoned if p.poison_class == c]) for c in classes},
         "missed": [p.card.tool_id for p in poisoned if p.card.tool_id not in flagged],
+        "meaning_evidence": sorted(
+            f"{f.tool_id}: {f.message}" for f in findings
+            if f.code in MEANING_CODES and f.tool_id in ids
+        )[:20],
     }
 
 
-def real_false_alarms(cards: Sequence[ToolCard], config: LintConfig | None) -> dict[str, Any]:
+def second_set_rates(clean: Sequence[ToolCard], lint: Lint, *, seed: int = 0) -> dict[str, Any]:
+    """`set_rates` of the second poisoned set (classes of POISON_CLASSES)."""
+    return set_rates(clean, second_set(clean, seed=seed), lint)
+
+
+def real_false_alarms(cards: Sequence[ToolCard], lint: Lint) -> dict[str, Any]:
     """Error-severity security findings on a real catalog, all of whose tools are taken as
     benign: the share of tools flagged and which codes fired."""
-    findings = lint_catalog(cards, config=config)
+    findings = lint(cards)
     flagged = sorted(error_tool_ids(findings, security_only=True))
     codes = [f for f in findings if f.tool_id in set(flagged) and f.severity == "error"]
     return {
@@ -250,4 +328,7 @@ def real_false_alarms(cards: Sequence[ToolCard], config: LintConfig | None) -> d
         "false_positive_rate": _ratio(len(flagged), len(cards)),
         "flagged_tools": flagged[:50],
         "error_codes": count_findings(codes)["by_code"],
+        "evidence": sorted(
+            f"{f.tool_id}: {f.message}" for f in codes if f.code in MEANING_CODES
+        )[:20],
     }

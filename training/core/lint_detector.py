@@ -1,0 +1,241 @@
+"""Fitting the meaning detector (`serving.catalog.meaning`) and choosing its bars.
+
+Three disjoint sources, so no text both fits the weights and sets a bar:
+- fit: the attack corpus (`training.core.poison_corpus`, by class) against benign
+  sentences: hard negatives written beside it and the first-party cards' sentences
+  outside the validation share;
+- bars: the held-out attack styles (`training.core.poison_validation`) against their own
+  hard negatives and the validation share of the cards' sentences. The error bar is the
+  lowest attack probability at which benign validation sentences raise an error at most
+  `max_benign_error_rate` of the time; the warning bar the same at `max_benign_warning_rate`;
+- reported, never fitted or tuned on: the second poisoned set, the frozen third set and
+  real catalogs (`training.security_eval`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from serving.bundle.encoder import TextEncoder
+from serving.catalog.meaning import (
+    BENIGN,
+    LABELS,
+    PROBE,
+    MeaningDetector,
+    NgramSpace,
+    card_sentences,
+    char_ngrams,
+)
+from serving.catalog.meaning import sentences as split_sentences
+from serving.model.schema import ToolCard
+
+# what `{other}` / `{other_tool}` become when a corpus text is turned into sentences
+FILL_SERVERS = ("slack", "notion", "github", "salesforce", "dropbox", "stripe", "jira")
+FILL_TOOLS = ("slack.post_message", "notion.search", "github.create_issue", "stripe.refund")
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Mirror of the `lint_detector` section of params.yaml."""
+
+    seed: int
+    validation_share: float  # share of first-party tools whose sentences set the bars
+    regularization: float  # inverse L2 strength C of the logistic regression
+    ngram_min_df: int  # n-grams in fewer fit sentences than this are left out
+    max_benign_error_rate: float  # benign validation sentences allowed over the error bar
+    max_benign_warning_rate: float  # ... over the warning bar
+
+
+@dataclass(frozen=True, slots=True)
+class Labeled:
+    sentence: str
+    label: str  # BENIGN or an attack class
+
+
+def fill(text: str, i: int) -> str:
+    """A corpus text with its placeholders filled, rotating through realistic names."""
+    return text.replace("{other_tool}", FILL_TOOLS[i % len(FILL_TOOLS)]).replace(
+        "{other}", FILL_SERVERS[i % len(FILL_SERVERS)]
+    )
+
+
+def attack_sentences(texts: Sequence[tuple[str, str, str]]) -> list[Labeled]:
+    """Each attack text's sentences, labelled with its class."""
+    return [
+        Labeled(s, cls)
+        for i, (cls, _, text) in enumerate(texts)
+        for s in split_sentences(fill(text, i))
+    ]
+
+
+def benign_sentences(texts: Sequence[str]) -> list[Labeled]:
+    return [Labeled(s, BENIGN) for t in texts for s in split_sentences(t)]
+
+
+def split_tools(
+    cards: Sequence[ToolCard], share: float, seed: int
+) -> tuple[list[ToolCard], list[ToolCard]]:
+    """(fit, validation) by tool id hash: stable when the catalog grows."""
+    def bucket(card: ToolCard) -> float:
+        digest = hashlib.sha256(f"{seed}:{card.tool_id}".encode()).hexdigest()
+        return int(digest[:8], 16) / 0xFFFFFFFF
+
+    fit = [c for c in cards if bucket(c) >= share]
+    valid = [c for c in cards if bucket(c) < share]
+    return fit, valid
+
+
+def card_benign(cards: Sequence[ToolCard]) -> list[Labeled]:
+    unique = dict.fromkeys(s for c in cards for _, s in card_sentences(c))
+    return [Labeled(s, BENIGN) for s in unique]
+
+
+def ngram_space(texts: Sequence[str], min_df: int) -> NgramSpace:
+    """The n-grams in at least `min_df` texts, with smooth idf ln((1+n)/(1+df)) + 1."""
+    df: dict[str, int] = {}
+    for text in texts:
+        for gram in char_ngrams(text):
+            df[gram] = df.get(gram, 0) + 1
+    vocab = tuple(sorted(g for g, d in df.items() if d >= min_df))
+    n = len(texts)
+    idf = np.asarray([math.log((1 + n) / (1 + df[g])) + 1.0 for g in vocab], dtype=np.float32)
+    return NgramSpace(vocab, idf)
+
+
+def features(vectors: np.ndarray, texts: Sequence[str], space: NgramSpace) -> Any:
+    """[embedding, n-gram tf-idf] as one sparse matrix, the detector's input."""
+    from scipy.sparse import csr_matrix, hstack
+
+    rows = space.rows(texts)
+    indptr = np.cumsum([0, *(len(c) for c, _ in rows)])
+    tfidf = csr_matrix(
+        (
+            np.concatenate([v for _, v in rows]) if rows else np.zeros(0, np.float32),
+            np.concatenate([c for c, _ in rows]) if rows else np.zeros(0, np.int64),
+            indptr,
+        ),
+        shape=(len(texts), len(space.vocab)),
+    )
+    return hstack([csr_matrix(vectors), tfidf]).tocsr()
+
+
+def fit_weights(
+    matrix: Any, labels: Sequence[str], *, regularization: float, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(weights, bias) in LABELS order, classes balanced (benign far outnumbers attacks)."""
+    from sklearn.linear_model import LogisticRegression
+
+    missing = set(LABELS) - set(labels)
+    if missing:
+        raise ValueError(f"fit_weights: no training sentence for {sorted(missing)}")
+    model = LogisticRegression(
+        C=regularization, class_weight="balanced", max_iter=2000, random_state=seed
+    )
+    model.fit(matrix, list(labels))
+    order = [list(model.classes_).index(label) for label in LABELS]
+    return model.coef_[order].astype(np.float32), model.intercept_[order].astype(np.float32)
+
+
+def bar_for_rate(benign_scores: Sequence[float], max_rate: float) -> float:
+    """The lowest bar that at most `max_rate` of benign scores reach (>= bar counts).
+
+    Scores sorted high to low: k = floor(max_rate * n) of them may reach the bar, so the
+    bar sits just above the (k+1)-th highest score. Worked: scores 0.9, 0.5, 0.1 and
+    rate 0.34 -> k = 1, the bar sits just above 0.5, so only 0.9 reaches it.
+    """
+    ranked = sorted(benign_scores, reverse=True)
+    k = int(max_rate * len(ranked))
+    if k >= len(ranked):
+        return 1e-6
+    return float(min(1.0, np.nextafter(np.float32(ranked[k]), np.float32(2.0))))
+
+
+def recall_by_class(
+    verdicts: Sequence[tuple[float, str]], labels: Sequence[str], bar: float
+) -> dict[str, dict[str, Any]]:
+    """Per attack class: the share of its sentences at or over `bar`, and the share whose
+    most probable attack class is its own."""
+    out: dict[str, dict[str, Any]] = {}
+    for label in LABELS[1:]:
+        idx = [i for i, lab in enumerate(labels) if lab == label]
+        out[label] = {
+            "n": len(idx),
+            "caught": round(sum(verdicts[i][0] >= bar for i in idx) / len(idx), 4) if idx else 0,
+            "class_right": round(sum(verdicts[i][1] == label for i in idx) / len(idx), 4)
+            if idx
+            else 0,
+        }
+    return out
+
+
+def fit_detector(
+    encoder: TextEncoder,
+    params: Params,
+    *,
+    train_texts: Sequence[tuple[str, str, str]],
+    train_benign: Sequence[str],
+    valid_texts: Sequence[tuple[str, str, str]],
+    valid_benign: Sequence[str],
+    cards: Sequence[ToolCard],
+) -> tuple[MeaningDetector, dict[str, Any]]:
+    """The fitted detector and what its validation says (JSON-ready)."""
+    fit_cards, valid_cards = split_tools(cards, params.validation_share, params.seed)
+    fit = attack_sentences(train_texts) + benign_sentences(train_benign) + card_benign(fit_cards)
+    random.Random(params.seed).shuffle(fit)
+    valid_attacks = attack_sentences(valid_texts)
+    valid_clean = benign_sentences(valid_benign) + card_benign(valid_cards)
+
+    texts = [x.sentence for x in fit]
+    space = ngram_space(texts, params.ngram_min_df)
+    weights, bias = fit_weights(
+        features(encoder.encode(texts, show_progress=True), texts, space),
+        [x.label for x in fit],
+        regularization=params.regularization,
+        seed=params.seed,
+    )
+    probe = encoder.encode([PROBE])[0]
+    unbarred = MeaningDetector(probe, LABELS, weights, bias, space, 1.0, 1.0)
+
+    def judge(items: Sequence[Labeled]) -> list[tuple[float, str]]:
+        texts = [x.sentence for x in items]
+        return unbarred.judge(encoder.encode(texts), texts)
+
+    attack_v, clean_v = judge(valid_attacks), judge(valid_clean)
+    clean_scores = [a for a, _ in clean_v]
+    error_bar = bar_for_rate(clean_scores, params.max_benign_error_rate)
+    warning_bar = min(error_bar, bar_for_rate(clean_scores, params.max_benign_warning_rate))
+    detector = MeaningDetector(probe, LABELS, weights, bias, space, error_bar, warning_bar)
+
+    labels = [x.label for x in valid_attacks]
+    hard = benign_sentences(valid_benign)
+    report = {
+        "n_fit_sentences": len(fit),
+        "n_fit_attack_sentences": sum(x.label != BENIGN for x in fit),
+        "n_fit_tools": len(fit_cards),
+        "n_valid_tools": len(valid_cards),
+        "n_ngrams": len(space.vocab),
+        "n_valid_attack_sentences": len(valid_attacks),
+        "n_valid_benign_sentences": len(valid_clean),
+        "error_bar": round(error_bar, 4),
+        "warning_bar": round(warning_bar, 4),
+        "valid_attack_caught_at_error": _share(a >= error_bar for a, _ in attack_v),
+        "valid_attack_caught_at_warning": _share(a >= warning_bar for a, _ in attack_v),
+        "valid_benign_error_rate": _share(a >= error_bar for a in clean_scores),
+        "valid_hard_benign_error_rate": _share(
+            a >= error_bar for a, _ in clean_v[: len(hard)]
+        ),
+        "valid_by_class_at_error": recall_by_class(attack_v, labels, error_bar),
+    }
+    return detector, report
+
+
+def _share(flags: Any) -> float:
+    items = list(flags)
+    return round(sum(items) / len(items), 4) if items else 0.0

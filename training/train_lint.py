@@ -1,0 +1,73 @@
+"""DVC stage `train_lint`: fit the lint's detector by meaning and choose its bars.
+
+    python -m training.train_lint PARAMS CATALOG OUT_DIR METRICS
+
+Embeds with the packaged all-MiniLM-L6-v2 (the encoder of the stock bundle and of
+`toolsift lint --embed`) the attack corpus (`training.core.poison_corpus`), benign hard
+negatives and the sentences of CATALOG's tools, fits a multinomial logistic regression
+(benign + seven attack classes) and chooses the error and warning bars on held-out attack
+styles (`training.core.poison_validation`) and held-out tools (`training.core.lint_detector`
+says which text does what). Writes OUT_DIR/detector.json (`serving.catalog.meaning`),
+which the catalog gate, the bundles and `toolsift lint --detector` read, and METRICS: the
+bars, the validation catch rate per class and the benign false-alarm rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from serving.bundle.encoder import Encoder, stock_model_path
+from serving.model.io import load_catalog
+from training.core.lint_detector import Params, fit_detector
+from training.core.metrics_io import write_metrics
+from training.core.params import load_params
+from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
+from training.core.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
+
+log = logging.getLogger(__name__)
+SECTION = "lint_detector"
+DETECTOR_FILE = "detector.json"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("params", help=f"params.yaml (section `{SECTION}`)")
+    parser.add_argument("catalog", help="clean tool cards, JSONL: benign sentences")
+    parser.add_argument("out_dir", help=f"gets {DETECTOR_FILE}")
+    parser.add_argument("metrics", help="metrics JSON")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    t0 = time.perf_counter()
+    params = load_params(args.params, SECTION, Params)
+    cards = load_catalog(args.catalog, strict=True).items
+    detector, report = fit_detector(
+        Encoder(stock_model_path()),
+        params,
+        train_texts=TRAIN_TEXTS,
+        train_benign=BENIGN_HARD,
+        valid_texts=VALIDATION_TEXTS,
+        valid_benign=VALIDATION_BENIGN,
+        cards=cards,
+    )
+    out = Path(args.out_dir) / DETECTOR_FILE
+    detector.save(out)
+    report["seconds"] = round(time.perf_counter() - t0, 1)
+    write_metrics(args.metrics, report)
+    print(
+        f"train_lint: {report['n_fit_sentences']} sentences fit; bars error "
+        f"{report['error_bar']:.3f} / warning {report['warning_bar']:.3f}; held-out styles "
+        f"caught {report['valid_attack_caught_at_error']:.1%} at error with "
+        f"{report['valid_benign_error_rate']:.2%} of benign sentences -> {out} in "
+        f"{report['seconds']:.0f}s"
+    )
+
+
+if __name__ == "__main__":
+    main()
