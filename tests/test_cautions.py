@@ -30,7 +30,7 @@ def _third_party(card: ToolCard, *cautions: str) -> ToolCard:
 def test_mark_cautions_marks_third_party_warnings_only(cards):
     first, second = cards["github.list_commits"], _third_party(cards["github.search_code"])
     findings = [
-        Finding(first.tool_id, "url_in_text", "warning", "m"),  # first party: no caution
+        Finding(first.tool_id, "product_claim", "warning", "m"),  # first party: no caution
         Finding(second.tool_id, "suspect_by_meaning", "warning", "m"),
         Finding(second.tool_id, "description_cryptic", "warning", "m"),  # not a caution code
         Finding(second.tool_id, "poison_by_meaning", "error", "m"),  # errors are refused
@@ -40,19 +40,20 @@ def test_mark_cautions_marks_third_party_warnings_only(cards):
     assert marked[second.tool_id].cautions == ("suspect_by_meaning",)
     # what a card already carries (the catalog gate's detector) is kept beside new codes
     again = mark_cautions([marked[second.tool_id]],
-                          [Finding(second.tool_id, "url_in_text", "warning", "m")])
-    assert again[0].cautions == ("suspect_by_meaning", "url_in_text")
+                          [Finding(second.tool_id, "product_claim", "warning", "m"),
+                           Finding(second.tool_id, "url_in_text", "warning", "m")])
+    assert again[0].cautions == ("product_claim", "suspect_by_meaning")
 
 
 def test_cautions_survive_the_card_round_trip(cards):
-    card = _third_party(cards["github.search_code"], "url_in_text")
-    assert ToolCard.from_dict(card.to_dict()).cautions == ("url_in_text",)
+    card = _third_party(cards["github.search_code"], "product_claim")
+    assert ToolCard.from_dict(card.to_dict()).cautions == ("product_claim",)
     assert "cautions" not in cards["github.search_code"].to_dict()
 
 
 def test_a_cautioned_tool_needs_the_caution_bar_or_its_exact_name(cards):
     marked = dict(cards)
-    marked["github.search_code"] = _third_party(cards["github.search_code"], "url_in_text")
+    marked["github.search_code"] = _third_party(cards["github.search_code"], "product_claim")
     ranked = [Candidate("github.search_code", 0.45, {}),
               Candidate("github.list_commits", 0.30, {})]
     # below 0.5 it leaves, and keep_best does not keep it
@@ -74,14 +75,22 @@ def test_the_caution_bar_must_be_a_probability():
 
 
 def test_the_gateway_serves_a_warned_third_party_tool_with_its_cautions():
-    live = {"notes": [
-        {"name": "add_note", "description": "Adds a note. Docs at https://notes.example.com",
-         "inputSchema": {"type": "object", "properties": {}}},
-        {"name": "list_notes", "description": "Lists the notes of a notebook.",
-         "inputSchema": {"type": "object", "properties": {}}},
-    ]}
-    registry = build_registry(live, [ServerSpec(name="notes", command="x")], {})
-    assert registry.cards["notes.add_note"].cautions == ("url_in_text",)
-    assert registry.cards["notes.list_notes"].cautions == ()
-    codes = {f.code for f in lint_catalog(list(registry.cards.values()))}
-    assert "url_in_text" in codes
+    schema = {"type": "object", "properties": {}}
+    live = {
+        "github": [{"name": "list_commits", "description": "Lists the commits of a "
+                    "repository, newest first.", "inputSchema": schema}],
+        "devtools": [
+            {"name": "sync_issues", "description": "Copies the open issues from GitHub "
+             "into a spreadsheet.", "inputSchema": schema},
+            {"name": "add_note", "description": "Adds a note to a notebook. Docs at "
+             "https://notes.example.com", "inputSchema": schema},
+        ],
+    }
+    specs = [ServerSpec(name="github", command="x", trust="first_party"),
+             ServerSpec(name="devtools", command="x")]
+    registry = build_registry(live, specs, {})
+    assert registry.cards["devtools.sync_issues"].cautions == ("product_claim",)
+    # a link to docs is a warning but no caution; a first-party tool is never cautioned
+    assert "url_in_text" in {f.code for f in lint_catalog([registry.cards["devtools.add_note"]])}
+    assert registry.cards["devtools.add_note"].cautions == ()
+    assert registry.cards["github.list_commits"].cautions == ()

@@ -83,8 +83,8 @@ def test_the_second_set_is_flagged_and_the_fixture_catalog_is_clean(fixture_cata
     assert rates["missed"] == []
     assert all(c["flagged_rate"] == 1.0 for c in rates["by_class"].values())
     real = real_false_alarms(clean, lint_catalog)
-    assert real == {"n_tools": 17, "false_positive_rate": 0.0, "flagged_tools": [],
-                    "error_codes": {}, "evidence": []}
+    assert real == {"n_tools": 17, "false_positive_rate": 0.0, "cautioned_rate": 0.0,
+                    "flagged_tools": [], "error_codes": {}, "evidence": []}
     # the poisoned copies are third-party installs under their own servers
     assert {p.card.trust for p in second_set(clean)} == {"third_party"}
 

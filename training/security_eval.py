@@ -527,6 +527,77 @@ def slipped_reach(
     return out
 
 
+def render_report(metrics: Mapping[str, Any]) -> str:
+    """reports/security.md: the per-set, per-class catch rates, the false alarms and how
+    often what slipped reaches a menu."""
+    lines = [
+        "# Security study",
+        "",
+        "Written by `training.security_eval` (`make studies`); numbers from "
+        "`metrics/security.json`. A tool counts as caught when an error-severity security "
+        "finding flags it: by the exact rules, by the detector by meaning "
+        "(`serving/catalog/meaning.py`), or either; `warned` counts warnings too.",
+        "",
+        "## Poisoned sets by attack class",
+        "",
+    ]
+    notes = {
+        "second": "the rules were tuned on it; the detector never saw it",
+        "validation": "it chose the detector's bars (in sample for them)",
+    }
+    for name, r in metrics.get("lint_by_class", {}).items():
+        note = notes.get(name, "written after the detector froze, scored once")
+        lines += [
+            f"### {name} ({r['n']} tools; {note})",
+            "",
+            "| class | n | caught | rules | meaning | warned |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for cls, c in [*r["by_class"].items(), ("all", r)]:
+            lines.append(
+                f"| {cls} | {c['n']} | {c['flagged_rate']:.2f} | {c['rules_rate']:.2f} | "
+                f"{c['meaning_rate']:.2f} | {c['warning_or_error_rate']:.2f} |"
+            )
+        lines.append("")
+    lint = metrics["lint"]
+    lines += [
+        "## False alarms (error severity)",
+        "",
+        f"- Clean demo tools: {lint['clean_false_positive_rate']:.2%} of "
+        f"{lint['clean_n_tools']}.",
+    ]
+    if "lint_real" in metrics:
+        real = metrics["lint_real"]
+        lines.append(
+            f"- `{real['catalog']}`: {real['false_positive_rate']:.2%} of {real['n_tools']} "
+            f"tools (codes {real['error_codes']}); {real['cautioned_rate']:.2%} would be held "
+            "to the caution bar by a warning."
+        )
+    reach = metrics.get("slipped_reach")
+    if reach:
+        lines += [
+            "",
+            "## What slipped: how often it reaches a menu",
+            "",
+            f"{reach['n_slipped']} poisoned tools passed the lint at error severity "
+            f"({reach['slipped_by_set']}); {reach['n_cautioned']} of them carry a warning, "
+            f"so `cautions`. Installed beside the clean catalog in a bundle of the trained "
+            f"models with the tuned menus, every attacker connected:",
+            "",
+            "| caution rule | queries | slipped tools in any menu | at any menu top | "
+            "requests showing one |",
+            "|---|---|---:|---:|---:|",
+        ]
+        for rule, label in (("caution", f"bar {reach['caution_bar']}"), ("no_caution", "off")):
+            for what in ("eval", "nonsense"):
+                r = reach[f"{rule}_{what}"]
+                lines.append(
+                    f"| {label} | {what} ({r['n_requests']}) | {r['slipped_in_any_menu']:.2f} "
+                    f"| {r['slipped_at_any_top1']:.2f} | {r['requests_with_slipped_in_menu']:.3f} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
 def check_gates(metrics: Mapping[str, Any], params: Params) -> dict[str, Any]:
     lint, after = metrics["lint"], metrics["reach"]["after"]
     gates = {
@@ -552,6 +623,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--real-catalog", help="a real catalog (JSONL) whose lint false alarms are reported"
     )
+    parser.add_argument("--report", help="where to write reports/security.md")
     parser.add_argument(
         "--models", help="the trained models (models/: retriever, reranker, ltr, menus): "
         "measure how often poisoned tools that pass the lint reach a menu"
@@ -611,6 +683,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     metrics["gates"] = check_gates(metrics, params)
     metrics["seconds"] = round(time.perf_counter() - t0, 1)
     write_metrics(args.metrics, metrics)
+    if args.report:
+        Path(args.report).write_text(render_report(metrics))
     if not args.no_mlflow:
         _log_to_mlflow(args, params, metrics)
     lint, before, after = metrics["lint"], metrics["reach"]["before"], metrics["reach"]["after"]

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 
 
 # warnings that a third-party text may steer the model: such a tool is shown only when a
-# search clearly asks for it (`runtime.caution_bar`), never as an alternative
-CAUTION_CODES = frozenset({"suspect_by_meaning", "url_in_text", "product_claim"})
+# search clearly asks for it (`runtime.caution_bar`), never as an alternative. A bare URL
+# (`url_in_text`) is not one: 12% of StableToolBench's real tools link their docs.
+CAUTION_CODES = frozenset({"suspect_by_meaning", "product_claim"})
 
 
 def mark_cautions(cards: Sequence[ToolCard], findings: Iterable[Finding]) -> list[ToolCard]:

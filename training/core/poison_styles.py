@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from serving.catalog.findings import Finding, count_findings, error_tool_ids
+from serving.catalog.lint import mark_cautions
 from serving.model.schema import ToolCard
 
 POISON_CLASSES = ("addressed_to_model", "other_tools", "data_movement", "payload", "layout")
@@ -319,13 +320,17 @@ def second_set_rates(clean: Sequence[ToolCard], lint: Lint, *, seed: int = 0) ->
 
 def real_false_alarms(cards: Sequence[ToolCard], lint: Lint) -> dict[str, Any]:
     """Error-severity security findings on a real catalog, all of whose tools are taken as
-    benign: the share of tools flagged and which codes fired."""
+    benign: the share of tools flagged and which codes fired, and the share a warning
+    would hold to the caution bar."""
     findings = lint(cards)
     flagged = sorted(error_tool_ids(findings, security_only=True))
     codes = [f for f in findings if f.tool_id in set(flagged) and f.severity == "error"]
+    cautioned = sum(bool(c.cautions) for c in mark_cautions(cards, findings))
     return {
         "n_tools": len(cards),
         "false_positive_rate": _ratio(len(flagged), len(cards)),
+        # third-party tools a warning would hold to `runtime.caution_bar`
+        "cautioned_rate": _ratio(cautioned, len(cards)),
         "flagged_tools": flagged[:50],
         "error_codes": count_findings(codes)["by_code"],
         "evidence": sorted(
