@@ -4,11 +4,12 @@
 
 Embeds with the packaged all-MiniLM-L6-v2 (the encoder of the stock bundle and of
 `toolsift lint --embed`) the attack corpus (`training.core.poison_corpus`), benign hard
-negatives and the sentences of CATALOG's tools, fits a multinomial logistic regression
+negatives and API-listing-style sentences (`training.core.benign_corpus`) and the
+sentences of CATALOG's tools, fits a multinomial logistic regression
 (benign + seven attack classes) and chooses the error and warning bars on held-out attack
 styles (`training.core.poison_validation`) and held-out tools (`training.core.lint_detector`
 says which text does what). Writes OUT_DIR/detector.json (`serving.catalog.meaning`),
-which the catalog gate, the bundles and `toolsift lint --detector` read, and METRICS: the
+which the catalog gate, the security study and `toolsift lint --detector` read, and METRICS: the
 bars, the validation catch rate per class and the benign false-alarm rates.
 """
 
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from serving.bundle.encoder import Encoder, stock_model_path
 from serving.model.io import load_catalog
+from training.core.benign_corpus import BENIGN_TRAIN, BENIGN_VALIDATION
 from training.core.lint_detector import Params, fit_detector
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params
@@ -51,9 +53,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         Encoder(stock_model_path()),
         params,
         train_texts=TRAIN_TEXTS,
-        train_benign=BENIGN_HARD,
+        train_benign=BENIGN_HARD + BENIGN_TRAIN,
         valid_texts=VALIDATION_TEXTS,
-        valid_benign=VALIDATION_BENIGN,
+        valid_benign=VALIDATION_BENIGN + BENIGN_VALIDATION,
         cards=cards,
     )
     out = Path(args.out_dir) / DETECTOR_FILE
