@@ -423,9 +423,33 @@ def make_lint(config: LintConfig, detector_path: str | None) -> Lint:
     return partial(
         lint_catalog,
         config=config,
-        encoder=Encoder(stock_model_path()),
+        encoder=MemoEncoder(Encoder(stock_model_path())),
         detector=MeaningDetector.load(detector_path),
     )
+
+
+class MemoEncoder:
+    """An encoder that embeds each distinct text once: the study lints the same clean
+    catalog beside every poisoned set."""
+
+    def __init__(self, encoder: Any) -> None:
+        self.encoder = encoder
+        self.model_path = encoder.model_path
+        self.batch_size = encoder.batch_size
+        self._seen: dict[str, Any] = {}
+
+    @property
+    def key(self) -> str:
+        return str(self.encoder.key)
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> Any:
+        import numpy as np
+
+        missing = list(dict.fromkeys(t for t in texts if t not in self._seen))
+        if missing:
+            vectors = self.encoder.encode(missing, show_progress=show_progress)
+            self._seen.update(zip(missing, vectors, strict=True))
+        return np.stack([self._seen[t] for t in texts]) if texts else np.zeros((0, 0))
 
 
 def by_class_poisons(
@@ -440,9 +464,7 @@ def by_class_poisons(
     return {
         "second": second_set(clean, seed=seed),
         "validation": placed_set(clean, VALIDATION_TEXTS, seed=seed, server_prefix="val"),
-        f"third (written {WRITTEN_ON})": placed_set(
-            clean, THIRD_TEXTS, seed=seed, server_prefix="third"
-        ),
+        f"third_{WRITTEN_ON}": placed_set(clean, THIRD_TEXTS, seed=seed, server_prefix="third"),
     }
 
 
@@ -546,7 +568,8 @@ def render_report(metrics: Mapping[str, Any]) -> str:
         "validation": "it chose the detector's bars (in sample for them)",
     }
     for name, r in metrics.get("lint_by_class", {}).items():
-        note = notes.get(name, "written after the detector froze, scored once")
+        note = notes.get(name, "written on the date it names, after the detector froze; "
+                         "scored once")
         lines += [
             f"### {name} ({r['n']} tools; {note})",
             "",
