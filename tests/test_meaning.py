@@ -14,6 +14,7 @@ from serving.catalog.card_text import model_text
 from serving.catalog.findings import Finding
 from serving.catalog.lint import lint_catalog
 from serving.catalog.meaning import (
+    ATTACK_CLASSES,
     LABELS,
     DetectorError,
     MeaningDetector,
@@ -25,6 +26,17 @@ from serving.catalog.meaning import (
 from training.core.lint_detector import Params, bar_for_rate, fit_detector
 from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_styles import PLACES, place_text, placed_set, set_rates
+from training.core.poison_third_set import THIRD_TEXTS
+from training.core.poison_validation import VALIDATION_TEXTS
+
+
+@pytest.mark.parametrize("texts", [TRAIN_TEXTS, VALIDATION_TEXTS, THIRD_TEXTS],
+                         ids=["train", "validation", "third"])
+def test_every_by_class_set_uses_the_detectors_classes_and_places(texts):
+    assert {cls for cls, _, _ in texts} == set(ATTACK_CLASSES)
+    assert {place for _, place, _ in texts} <= set(PLACES)
+    for _, _, text in texts:  # only the two placeholders placed_set fills
+        assert "{" not in text.replace("{other_tool}", "").replace("{other}", "")
 
 
 def test_char_ngrams_worked_example():

@@ -9,9 +9,9 @@ tags), and none is taken from `training.core.attacks` or `training.core.poison_s
 The validation set, written separately in other styles, and the frozen third set kept for
 the final measurement live elsewhere and must never be merged into this one.
 
-`TRAIN_TEXTS` holds (class, place, text): the class is one of `CORPUS_CLASSES`, the place
-where the text is put in a tool ("description", "summary", "parameter", "title",
-"default", "enum"), and the text is the attack alone, one or two sentences (the harness
+`TRAIN_TEXTS` holds (class, place, text): the class is one of
+`serving.catalog.meaning.ATTACK_CLASSES`, the place where the text is put in a tool (one
+of `poison_styles.PLACES`), and the text is the attack alone, one or two sentences (the harness
 prepends the clean summary where it needs one). Placeholders: `{other}` the name of
 another server of the catalog (e.g. "slack"), `{other_tool}` one of its tool ids (e.g.
 "slack.post_message"); no other braces occur, so `text.format(other=..., other_tool=...)`
@@ -23,18 +23,6 @@ so the classifier learns to separate meaning from words.
 """
 
 from __future__ import annotations
-
-CORPUS_CLASSES = (
-    "addressed_to_model",
-    "authority",
-    "secrecy",
-    "session_behaviour",
-    "data_movement",
-    "credentials",
-    "shadowing",
-)
-
-PLACES = ("description", "summary", "parameter", "title", "default", "enum")
 
 # (class, place, text)
 TRAIN_TEXTS: tuple[tuple[str, str, str], ...] = (

@@ -226,19 +226,7 @@ def placed_set(
     detector's corpora and the frozen third set): a clean tool copied under an
     attacker's server, the text put in its place; `{other}` / `{other_tool}` name another
     server of the catalog and one of its tools."""
-    if len(clean) < 2:
-        raise ValueError("placed_set: needs at least two clean tools")
-    rng = random.Random(seed)
-    out = []
-    for index, (cls, place, text) in enumerate(texts):
-        card, other = rng.sample(list(clean), 2)
-        while other.server == card.server and len({c.server for c in clean}) > 1:
-            other = rng.choice(list(clean))
-        poisoned = _third_party_copy(card, f"{server_prefix}{index}")
-        poisoned = place_text(poisoned, place, _fill(text, card, other))
-        poisoned = ToolCard.from_dict(poisoned.to_dict())  # validated like any loaded card
-        out.append(StyledPoison(poisoned, card.tool_id, cls, index))
-    return out
+    return _poison_each(clean, texts, place_text, seed=seed, server_prefix=server_prefix)
 
 
 def second_set(
@@ -250,16 +238,29 @@ def second_set(
 ) -> list[StyledPoison]:
     """One poisoned tool per text: a clean tool copied under an attacker's server (the
     third-party install a user makes), its text poisoned; `{other}` is another server."""
+    return _poison_each(clean, texts, _with_text, seed=seed, server_prefix=server_prefix)
+
+
+def _poison_each(
+    clean: Sequence[ToolCard],
+    texts: Sequence[tuple[str, str, str]],
+    put: Callable[[ToolCard, str, str], ToolCard],
+    *,
+    seed: int,
+    server_prefix: str,
+) -> list[StyledPoison]:
+    """One poisoned tool per (class, where, text): a seeded clean tool copied under its own
+    attacker server, `put` writing the filled text where it says."""
     if len(clean) < 2:
-        raise ValueError("second_set: needs at least two clean tools")
+        raise ValueError("poisoned sets need at least two clean tools")
     rng = random.Random(seed)
     out = []
     for index, (cls, where, text) in enumerate(texts):
         card, other = rng.sample(list(clean), 2)
         while other.server == card.server and len({c.server for c in clean}) > 1:
             other = rng.choice(list(clean))
-        poisoned = _third_party_copy(card, f"{server_prefix}{index}")
-        poisoned = _with_text(poisoned, where, _fill(text, card, other))
+        poisoned = put(_third_party_copy(card, f"{server_prefix}{index}"), where,
+                       _fill(text, card, other))
         poisoned = ToolCard.from_dict(poisoned.to_dict())  # validated like any loaded card
         out.append(StyledPoison(poisoned, card.tool_id, cls, index))
     return out

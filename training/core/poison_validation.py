@@ -27,17 +27,6 @@ note, secret, private, admin, system, priority), for the false-alarm side of the
 
 from __future__ import annotations
 
-VALIDATION_CLASSES = (
-    "addressed_to_model",
-    "authority",
-    "secrecy",
-    "session_behaviour",
-    "data_movement",
-    "credentials",
-    "shadowing",
-)
-VALIDATION_PLACES = ("description", "summary", "parameter", "title", "default", "enum")
-
 # (class, place: "description" | "summary" | "parameter" | "title" | "default" | "enum", text)
 VALIDATION_TEXTS: tuple[tuple[str, str, str], ...] = (
     # text addressed to the model rather than describing the tool
