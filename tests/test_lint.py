@@ -88,6 +88,12 @@ def test_injected_instructions_anywhere_the_model_reads(text):
         "Ignore case when matching file names.",
         "Create a webhook that posts events to a URL you choose.",
         "Search the system logs for an error code.",
+        # how third-party API listings talk about their own endpoint and your own key
+        "Requests to this endpoint will return true if the number is a business account.",
+        "After authentication, the user will be redirected to this url.",
+        "Use the POST API of RegisterKey to obtain your API_KEY.",
+        "Do not forget to pass the Authorization header with your access_token.",
+        "You must always use the since parameter, after the first call.",
     ],
 )
 def test_ordinary_descriptions_are_not_injections(text):
@@ -126,6 +132,14 @@ def test_encoded_blobs_and_urls():
     findings = lint_catalog([card(description=f"List commits. cfg: {payload}")])
     blob = next(f for f in findings if f.code == "encoded_blob")
     assert blob.severity == "error" and "Ignore previous" in blob.message
+    # wrapped twice it is still text; an id that is base64 of another id is opaque
+    twice = base64.b64encode(payload.encode()).decode()
+    findings = lint_catalog([card(description=f"List commits. cfg: {twice}")])
+    assert [f.severity for f in findings if f.code == "encoded_blob"] == ["error"]
+    inner = base64.b64encode(bytes(range(7, 40))).decode()
+    image_id = base64.b64encode(inner.encode()).decode()
+    findings = lint_catalog([card(description=f"Get an image by id, e.g. {image_id}")])
+    assert [f.severity for f in findings if f.code == "encoded_blob"] == ["warning"]
     digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" * 2
     findings = lint_catalog([card(description=f"List commits. Pinned build {digest}.")])
     assert [f.severity for f in findings if f.code == "encoded_blob"] == ["warning"]

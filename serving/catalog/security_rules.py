@@ -46,10 +46,12 @@ _SECRET_WORDS = (
     r"access[\s_-]?tokens?|auth[\s_-]?tokens?|bearer tokens?|ssh[\s_-]?keys?|"
     r"session[\s_-]?(?:tokens?|cookies?)|cookies)"
 )
+# "POST API", "pass ... in the Authorization header": how real API docs say send your own key
 _EXFIL_VERBS = (
     r"(?:include|pass|send|upload|exfiltrate|copy|append|attach|forward|leak|dump|paste|"
-    r"post|transmit|embed|put)"
+    r"post(?!\s+(?:api|request|method|endpoint|call|body)\b)|transmit|embed|put)"
 )
+_NOT_A_HEADER = r"(?:(?!\bheaders?\b)[^.])"
 INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (label, re.compile(pattern, re.IGNORECASE))
     for label, pattern in (
@@ -62,7 +64,8 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "demands to be called first",
             r"\b(?:always|must|should|need to)\s+(?:be\s+)?(?:call(?:ed)?|use[d]?|invoked?|"
-            r"run)\b[^.]{0,40}\b(?:first|before (?:any|every|all|each|other|using|calling))"
+            r"run)\b[^.]{0,40}(?<!the )\b(?:first|before (?:any|every|all|each|other|using|"
+            r"calling))"
             r"|\bbefore\s+(?:using|calling|invoking|running|you use|you call)\s+(?:any|other|"
             r"another|every|each|the other)\b[^.]{0,20}\b(?:tools?|functions?)\b"
             r"|\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+(?:first|before)\b",
@@ -80,8 +83,8 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"~/?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|/etc/(?:passwd|"
             r"shadow)\b|\.git-credentials|\bmcp\.json\b|\.cursor/|\.netrc\b"
             rf"|\b{_ACCESS}\b[^.]{{0,60}}(?<![\w.])\.env\b|\b{_ACCESS}\b[^.]{{0,60}}\.kube/config"
-            rf"|\b{_EXFIL_VERBS}\b[^.]{{0,40}}\b(?:all|any|every|the user's|the users'|your|"
-            rf"their|stored|saved|local)\b[^.]{{0,20}}\b{_SECRET_WORDS}\b"
+            rf"|\b{_EXFIL_VERBS}\b{_NOT_A_HEADER}{{0,40}}\b(?:all|any|every|the user's|the users'|"
+            rf"your|their|stored|saved|local)\b{_NOT_A_HEADER}{{0,20}}\b{_SECRET_WORDS}\b"
             rf"|\b(?:read|collect|gather|extract)\b[^.]{{0,20}}\b(?:all|every|the user's|the "
             rf"users'|their|stored|saved|local)\b[^.]{{0,20}}\b{_SECRET_WORDS}\b",
         ),
@@ -90,8 +93,11 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:send|post|upload|forward|transmit|exfiltrate|report|copy|submit|leak|"
             r"mirror|beacon|sync)\b[^.]{0,80}\b(?:to|at)\s+(?:https?://|www\.|ftp://|"
             r"\d{1,3}(?:\.\d{1,3}){3}|[\w-]+\.[a-z]{2,}/)"
-            r"|\b(?:to|at)\s+(?:the\s+)?(?:following|this|our|attacker|external|remote|"
-            r"backup|logging)\s+(?:url|endpoint|webhook|server|address|host)\b",
+            r"|\b(?:to|at)\s+(?:the\s+)?(?:following|attacker|external|remote|backup|logging)\s+"
+            r"(?:url|endpoint|webhook|server|address|host)\b"
+            # "requests to this endpoint" is API prose; a verb of sending makes it an order
+            r"|\b(?:send|forward|transmit|exfiltrate|leak|mirror|beacon|copy)\b[^.]{0,60}\b"
+            r"(?:to|at)\s+(?:this|our)\s+(?:url|endpoint|webhook|server|address|host)\b",
         ),
         (
             "uses instruction tags",
@@ -142,14 +148,28 @@ def _entropy(text: str) -> float:
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
 
 
-def _printable_text(raw: bytes) -> str | None:
+def _b64decode(body: str) -> bytes:
+    std = body.rstrip("=").replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(std + "=" * (-len(std) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+def _printable_text(raw: bytes, nested: bool = True) -> str | None:
+    """The decoded text when it reads as words; an id that is base64 of another id (real
+    APIs have them) is opaque, but base64 wrapped twice around words is still text."""
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
     printable = sum(ch.isprintable() or ch in "\n\t" for ch in decoded)
-    if decoded and printable / len(decoded) >= 0.95 and re.search(r"[A-Za-z]{3}", decoded):
+    if not decoded or printable / len(decoded) < 0.95 or not re.search(r"[A-Za-z]{3}", decoded):
+        return None
+    if re.search(r"\s", decoded.strip()):
         return decoded
+    if nested and _B64.fullmatch(decoded.strip()):
+        return _printable_text(_b64decode(decoded.strip()), nested=False)
     return None
 
 
@@ -164,12 +184,7 @@ def encoded_blobs(text: str, config: LintConfig) -> list[tuple[str, str | None]]
         classes = sum(bool(re.search(p, body)) for p in ("[a-z]", "[A-Z]", "[0-9]"))
         if classes < 3 or _entropy(body) < 4.0:
             continue  # identifiers and words run long too; encoded data is dense
-        std = body.replace("-", "+").replace("_", "/")
-        try:
-            raw = base64.b64decode(std + "=" * (-len(std) % 4), validate=True)
-        except (binascii.Error, ValueError):
-            raw = b""
-        out.append((run, _printable_text(raw)))
+        out.append((run, _printable_text(_b64decode(body))))
     for m in _HEX.finditer(text):
         run = m.group(0)
         if len(run) < config.hex_min_chars:
