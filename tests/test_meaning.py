@@ -170,11 +170,14 @@ def fitted(fixture_cards):
             per_class[cls] = per_class.get(cls, 0) + 1
             train.append((cls, place, text))
     params = Params(seed=1, validation_share=0.3, regularization=16.0, ngram_min_df=1,
-                    max_benign_error_rate=0.01, max_benign_warning_rate=0.05)
+                    max_benign_error_rate=0.01, max_benign_warning_rate=0.05,
+                    real_fit_sentences=0, real_valid_sentences=0)
     encoder = Encoder(stock_model_path())
     detector, report = fit_detector(
         encoder, params, train_texts=train, train_benign=BENIGN_HARD[:40],
         valid_texts=TRAIN_TEXTS[-14:], valid_benign=BENIGN_HARD[40:60], cards=fixture_cards,
+        real_fit=["Pass your access key ID in the Authorization header of every request."],
+        real_valid=["The OAuth 2.0 token of the caller, returned by the token endpoint."],
     )
     return encoder, detector, report
 

@@ -28,7 +28,9 @@ from training.core.lint_detector import Params, fit_detector
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params
 from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
+from training.core.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
 from training.core.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
+from training.core.real_benign import botocore_docs, google_discovery_docs, sample_sentences
 
 log = logging.getLogger(__name__)
 SECTION = "lint_detector"
@@ -52,11 +54,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     detector, report = fit_detector(
         Encoder(stock_model_path()),
         params,
-        train_texts=TRAIN_TEXTS,
-        train_benign=BENIGN_HARD + BENIGN_TRAIN,
+        train_texts=TRAIN_TEXTS + MORE_TEXTS,
+        train_benign=BENIGN_HARD + BENIGN_TRAIN + MORE_BENIGN,
         valid_texts=VALIDATION_TEXTS,
         valid_benign=VALIDATION_BENIGN + BENIGN_VALIDATION,
         cards=cards,
+        real_fit=sample_sentences(botocore_docs(), params.real_fit_sentences, params.seed),
+        real_valid=sample_sentences(
+            google_discovery_docs(), params.real_valid_sentences, params.seed
+        ),
     )
     out = Path(args.out_dir) / DETECTOR_FILE
     detector.save(out)

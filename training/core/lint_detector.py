@@ -51,6 +51,8 @@ class Params:
     ngram_min_df: int  # n-grams in fewer fit sentences than this are left out
     max_benign_error_rate: float  # benign validation sentences allowed over the error bar
     max_benign_warning_rate: float  # ... over the warning bar
+    real_fit_sentences: int  # real API documentation sentences in the benign fit
+    real_valid_sentences: int  # ... of another API reference among the bar-setting benign
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,13 +186,25 @@ def fit_detector(
     valid_texts: Sequence[tuple[str, str, str]],
     valid_benign: Sequence[str],
     cards: Sequence[ToolCard],
+    real_fit: Sequence[str] = (),
+    real_valid: Sequence[str] = (),
 ) -> tuple[MeaningDetector, dict[str, Any]]:
-    """The fitted detector and what its validation says (JSON-ready)."""
+    """The fitted detector and what its validation says (JSON-ready).
+
+    `real_fit` / `real_valid`: sentences of real API documentation (`real_benign`), the
+    first fit as benign, the second join the benign sentences that set the bars."""
     fit_cards, valid_cards = split_tools(cards, params.validation_share, params.seed)
-    fit = attack_sentences(train_texts) + benign_sentences(train_benign) + card_benign(fit_cards)
+    fit = (
+        attack_sentences(train_texts)
+        + benign_sentences(train_benign)
+        + card_benign(fit_cards)
+        + [Labeled(s, BENIGN) for s in real_fit]
+    )
     random.Random(params.seed).shuffle(fit)
     valid_attacks = attack_sentences(valid_texts)
-    valid_clean = benign_sentences(valid_benign) + card_benign(valid_cards)
+    hard = benign_sentences(valid_benign)
+    real = [Labeled(s, BENIGN) for s in real_valid]
+    valid_clean = hard + real + card_benign(valid_cards)
 
     texts = [x.sentence for x in fit]
     space = ngram_space(texts, params.ngram_min_df)
@@ -214,7 +228,6 @@ def fit_detector(
     detector = MeaningDetector(probe, LABELS, weights, bias, space, error_bar, warning_bar)
 
     labels = [x.label for x in valid_attacks]
-    hard = benign_sentences(valid_benign)
     report = {
         "n_fit_sentences": len(fit),
         "n_fit_attack_sentences": sum(x.label != BENIGN for x in fit),
@@ -230,6 +243,12 @@ def fit_detector(
         "valid_benign_error_rate": _share(a >= error_bar for a in clean_scores),
         "valid_hard_benign_error_rate": _share(
             a >= error_bar for a, _ in clean_v[: len(hard)]
+        ),
+        "valid_real_benign_error_rate": _share(
+            a >= error_bar for a, _ in clean_v[len(hard) : len(hard) + len(real)]
+        ),
+        "valid_real_benign_warning_rate": _share(
+            a >= warning_bar for a, _ in clean_v[len(hard) : len(hard) + len(real)]
         ),
         "valid_by_class_at_error": recall_by_class(attack_v, labels, error_bar),
     }

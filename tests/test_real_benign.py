@@ -1,0 +1,47 @@
+"""The real-documentation benign corpus: HTML to text, seeded sampling, the packages read."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from training.core.real_benign import (
+    CorpusUnavailable,
+    botocore_docs,
+    google_discovery_docs,
+    package_dir,
+    plain,
+    sample_sentences,
+)
+
+
+def test_plain_drops_tags_and_decodes_entities():
+    doc = "<p>Returns the <code>KeyId</code> &amp; its ARN.</p>"
+    assert " ".join(plain(doc).split()) == "Returns the KeyId & its ARN."
+
+
+def test_sample_is_seeded_distinct_and_length_bounded():
+    docs = [
+        "Lists the buckets you own. Lists the buckets you own. Short.",
+        "Deletes the given alias of a key; the key itself is not deleted.",
+        "A " + "verylongtoken" * 40 + " value.",
+    ]
+    first = sample_sentences(iter(docs), 5, seed=3)
+    # "Short." is under MIN_CHARS, the long token over MAX_CHARS, the repeat counted once
+    assert sorted(first) == [
+        "Deletes the given alias of a key; the key itself is not deleted.",
+        "Lists the buckets you own.",
+    ]
+    assert sample_sentences(iter(docs), 1, seed=3) == sample_sentences(iter(docs), 1, seed=3)
+
+
+def test_a_missing_package_says_how_to_install_it():
+    with pytest.raises(CorpusUnavailable, match="train"):
+        package_dir("no_such_package_for_toolsift")
+
+
+def test_both_references_yield_plain_documentation():
+    for docs in (botocore_docs(), google_discovery_docs()):
+        head = list(itertools.islice(docs, 50))
+        assert len(head) == 50 and not any("<p>" in d for d in head)

@@ -1,0 +1,90 @@
+"""Benign sentences from real API documentation nobody here wrote, for the meaning detector.
+
+Two published API references ship inside pinned PyPI packages (the `train` extra), so the
+corpus is the same on every machine and needs no network at training time:
+- `botocore` (the AWS SDK's service models): the documentation of every operation and
+  shape member, HTML stripped; it fits the detector's benign class;
+- `google-api-python-client` (Google's discovery documents): the descriptions of every
+  method, parameter and schema property; it sets the bars, so the bars come from text
+  unlike both the attack corpus and the sentences the weights were fit on.
+Both are rich in what attacks borrow (credentials, keys, tokens, personal data, copying
+between resources, "you must call X first") used innocently, which is where the detector's
+false alarms on third-party catalogs come from.
+
+Reading the files does not import either package (their imports pull in network clients).
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import importlib.util
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from serving.catalog.meaning import sentences
+
+_TAG = re.compile(r"<[^>]+>")
+MIN_CHARS = 20  # shorter fragments ("The ARN.") carry no phrasing worth learning
+MAX_CHARS = 400
+
+
+class CorpusUnavailable(RuntimeError):
+    """A package that ships a corpus is not installed (install the project's `train` extra)."""
+
+
+def package_dir(name: str) -> Path:
+    """Where package `name` is installed, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise CorpusUnavailable(
+            f"package {name!r} is not installed: `pip install -e '.[train]'` brings it"
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def plain(doc: str) -> str:
+    """Documentation HTML as plain text: tags dropped, entities decoded."""
+    return html.unescape(_TAG.sub(" ", doc))
+
+
+def _strings_under(node: Any, key: str) -> Iterator[str]:
+    """Every string value stored under `key`, at any depth."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key and isinstance(v, str):
+                yield v
+            else:
+                yield from _strings_under(v, key)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _strings_under(item, key)
+
+
+def botocore_docs() -> Iterator[str]:
+    """The `documentation` strings of every botocore service model, in path order."""
+    for path in sorted((package_dir("botocore") / "data").glob("*/*/service-2.json*")):
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            yield from (plain(d) for d in _strings_under(json.load(handle), "documentation"))
+
+
+def google_discovery_docs() -> Iterator[str]:
+    """The `description` strings of every discovery document, in path order."""
+    folder = package_dir("googleapiclient") / "discovery_cache" / "documents"
+    for path in sorted(folder.glob("*.json")):
+        with path.open(encoding="utf-8") as handle:
+            yield from _strings_under(json.load(handle), "description")
+
+
+def sample_sentences(docs: Iterator[str], n: int, seed: int) -> list[str]:
+    """`n` distinct sentences of MIN_CHARS..MAX_CHARS drawn at random (seeded) from `docs`."""
+    unique = dict.fromkeys(
+        s for doc in docs for s in sentences(doc) if MIN_CHARS <= len(s) <= MAX_CHARS
+    )
+    pool = sorted(unique)
+    return random.Random(seed).sample(pool, min(n, len(pool)))
