@@ -22,8 +22,9 @@
 5. Generalisation, reported apart from step 2 (`lint_by_class`): per set and attack class,
    the share flagged at error severity (by the exact rules, by the detector by meaning
    with --detector, by either) and at warning or worse, for the second set
-   (`training.core.poison_styles`), the detector's validation set (it chose the bars) and
-   the third set, written after the detector froze and scored once; with
+   (`training.core.poison_styles`), the detector's validation set (it chose the bars), the
+   third set (blind to the detector it first scored, not to the refit since) and the
+   fourth, written blind and scored once by the detector frozen before it was read; with
    `--real-catalog` the false alarms on a real catalog such as StableToolBench's
    (`lint_real`: tools with an error security finding, with the sentences quoted).
 6. Defence in depth, with --models: the poisoned tools of those sets that no error stops,
@@ -456,16 +457,35 @@ def by_class_poisons(
     clean: Sequence[ToolCard], *, seed: int
 ) -> dict[str, list[StyledPoison]]:
     """The poisoned tools of each set by class: the second set (its own classes), the
-    validation set (it chose the detector's bars, so in sample for them) and the third
-    set, written after the detector froze (`training.core.poison_third_set`)."""
-    from training.core.poison_third_set import THIRD_TEXTS, WRITTEN_ON
+    validation set (it chose the detector's bars, so in sample for them), the third and
+    the fourth set, each written blind (`training.core.poison_third_set`,
+    `training.core.poison_fourth_set`)."""
+    from training.core import poison_fourth_set, poison_third_set
     from training.core.poison_validation import VALIDATION_TEXTS
 
+    third, fourth = poison_third_set, poison_fourth_set
     return {
         "second": second_set(clean, seed=seed),
         "validation": placed_set(clean, VALIDATION_TEXTS, seed=seed, server_prefix="val"),
-        f"third_{WRITTEN_ON}": placed_set(clean, THIRD_TEXTS, seed=seed, server_prefix="third"),
+        f"third_{third.WRITTEN_ON}": placed_set(
+            clean, third.THIRD_TEXTS, seed=seed, server_prefix="third"
+        ),
+        f"fourth_{fourth.WRITTEN_ON}": placed_set(
+            clean, fourth.FOURTH_TEXTS, seed=seed, server_prefix="fourth"
+        ),
     }
+
+
+# how far each set is from blind, for the report (docs/experiments.md tells the history)
+SET_NOTES = {
+    "second": "the rules were tuned on it; the detector never saw it",
+    "validation": "it chose the detector's bars (in sample for them)",
+    "third": "blind when first scored (73% at error) by the detector of commit 2647650; its "
+    "per-class result then moved training text toward credentials and data movement, so "
+    "this is a second look",
+    "fourth": "written blind by a helper who opened no project file, read only after the "
+    "detector froze; scored once",
+}
 
 
 # requests no catalog serves, garbled or unrelated: a poisoned tool that reaches these
@@ -563,13 +583,8 @@ def render_report(metrics: Mapping[str, Any]) -> str:
         "## Poisoned sets by attack class",
         "",
     ]
-    notes = {
-        "second": "the rules were tuned on it; the detector never saw it",
-        "validation": "it chose the detector's bars (in sample for them)",
-    }
     for name, r in metrics.get("lint_by_class", {}).items():
-        note = notes.get(name, "written on the date it names, after the detector froze; "
-                         "scored once")
+        note = SET_NOTES.get(name.split("_")[0], "")
         lines += [
             f"### {name} ({r['n']} tools; {note})",
             "",
