@@ -23,12 +23,12 @@ def test_plain_drops_tags_and_decodes_entities():
 
 def test_sample_is_seeded_distinct_and_length_bounded():
     docs = [
-        "Lists the buckets you own. Lists the buckets you own. Short.",
+        "Lists the buckets you own. Lists the buckets you own. Too short.",
         "Deletes the given alias of a key; the key itself is not deleted.",
         "A " + "verylongtoken" * 40 + " value.",
     ]
     first = sample_sentences(iter(docs), 5, seed=3)
-    # "Short." is under MIN_CHARS, the long token over MAX_CHARS, the repeat counted once
+    # two words are no sentence, the long token is over MAX_CHARS, the repeat counts once
     assert sorted(first) == [
         "Deletes the given alias of a key; the key itself is not deleted.",
         "Lists the buckets you own.",
