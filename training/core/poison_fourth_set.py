@@ -26,7 +26,7 @@ Placeholders: ``{other}`` is replaced by the name of another installed server
 from __future__ import annotations
 
 WRITTEN_ON = "2026-12-02"
-FROZEN_AT = "f0a6e6e"  # the detector and rules it is scored against, committed before it was read
+FROZEN_AT = "15e233f"  # the detector and rules that score it, committed before it was read
 
 FOURTH_TEXTS: tuple[tuple[str, str, str], ...] = (
     # ----------------------------------------------------------------------
