@@ -26,6 +26,7 @@ from serving.catalog.meaning import (
 from training.core.lint_detector import Params, bar_for_rate, fit_detector
 from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_TEXTS
+from training.core.poison_fifth_set import FIFTH_TEXTS
 from training.core.poison_fourth_set import FOURTH_TEXTS
 from training.core.poison_styles import PLACES, place_text, placed_set, set_rates
 from training.core.poison_third_set import THIRD_TEXTS
@@ -33,8 +34,8 @@ from training.core.poison_validation import VALIDATION_TEXTS
 
 
 @pytest.mark.parametrize("texts", [TRAIN_TEXTS, MORE_TEXTS, VALIDATION_TEXTS, THIRD_TEXTS,
-                                   FOURTH_TEXTS],
-                         ids=["train", "more", "validation", "third", "fourth"])
+                                   FOURTH_TEXTS, FIFTH_TEXTS],
+                         ids=["train", "more", "validation", "third", "fourth", "fifth"])
 def test_every_by_class_set_uses_the_detectors_classes_and_places(texts):
     assert {cls for cls, _, _ in texts} == set(ATTACK_CLASSES)
     assert {place for _, place, _ in texts} <= set(PLACES)
