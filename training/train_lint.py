@@ -3,9 +3,10 @@
     python -m training.train_lint PARAMS CATALOG OUT_DIR METRICS
 
 Embeds with the packaged all-MiniLM-L6-v2 (the encoder of the stock bundle and of
-`toolsift lint --embed`) the attack corpus (`training.core.poison_corpus`), benign hard
-negatives and API-listing-style sentences (`training.core.benign_corpus`) and the
-sentences of CATALOG's tools, fits a multinomial logistic regression
+`toolsift lint --embed`) the attack corpus (`training.core.poison_corpus`,
+`poison_corpus_more`), benign hard negatives and API-listing-style sentences
+(`training.core.benign_corpus`), real API documentation (`training.core.real_benign`) and
+the sentences of CATALOG's tools, fits a multinomial logistic regression
 (benign + seven attack classes) and chooses the error and warning bars on held-out attack
 styles (`training.core.poison_validation`) and held-out tools (`training.core.lint_detector`
 says which text does what). Writes OUT_DIR/detector.json (`serving.catalog.meaning`),

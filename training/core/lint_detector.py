@@ -1,15 +1,17 @@
 """Fitting the meaning detector (`serving.catalog.meaning`) and choosing its bars.
 
 Three disjoint sources, so no text both fits the weights and sets a bar:
-- fit: the attack corpus (`training.core.poison_corpus`, by class) against benign
-  sentences: hard negatives written beside it and the first-party cards' sentences
-  outside the validation share;
+- fit: the attack corpus (`training.core.poison_corpus`, `poison_corpus_more`, by class)
+  against benign sentences: hard negatives written beside it, the first-party cards'
+  sentences outside the validation share and real API documentation (botocore's,
+  `training.core.real_benign`);
 - bars: the held-out attack styles (`training.core.poison_validation`) against their own
-  hard negatives and the validation share of the cards' sentences. The error bar is the
+  hard negatives, another real API reference (Google's discovery documents) and the
+  validation share of the cards' sentences. The error bar is the
   lowest attack probability at which benign validation sentences raise an error at most
   `max_benign_error_rate` of the time; the warning bar the same at `max_benign_warning_rate`;
-- reported, never fitted or tuned on: the second poisoned set, the frozen third set and
-  real catalogs (`training.security_eval`).
+- reported, never fitted or tuned on: the second poisoned set, the blind third, fourth
+  and fifth sets and real catalogs (`training.security_eval`).
 """
 
 from __future__ import annotations
@@ -228,6 +230,7 @@ def fit_detector(
     detector = MeaningDetector(probe, LABELS, weights, bias, space, error_bar, warning_bar)
 
     labels = [x.label for x in valid_attacks]
+    real_scores = clean_scores[len(hard) : len(hard) + len(real)]
     report = {
         "n_fit_sentences": len(fit),
         "n_fit_attack_sentences": sum(x.label != BENIGN for x in fit),
@@ -244,12 +247,8 @@ def fit_detector(
         "valid_hard_benign_error_rate": _share(
             a >= error_bar for a, _ in clean_v[: len(hard)]
         ),
-        "valid_real_benign_error_rate": _share(
-            a >= error_bar for a, _ in clean_v[len(hard) : len(hard) + len(real)]
-        ),
-        "valid_real_benign_warning_rate": _share(
-            a >= warning_bar for a, _ in clean_v[len(hard) : len(hard) + len(real)]
-        ),
+        "valid_real_benign_error_rate": _share(a >= error_bar for a in real_scores),
+        "valid_real_benign_warning_rate": _share(a >= warning_bar for a in real_scores),
         "valid_by_class_at_error": recall_by_class(attack_v, labels, error_bar),
     }
     return detector, report
