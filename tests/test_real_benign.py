@@ -8,7 +8,9 @@ import pytest
 
 from training.core.real_benign import (
     CorpusUnavailable,
+    _read_json,
     botocore_docs,
+    corpus_versions,
     google_discovery_docs,
     package_dir,
     plain,
@@ -45,3 +47,14 @@ def test_both_references_yield_plain_documentation():
     for docs in (botocore_docs(), google_discovery_docs()):
         head = list(itertools.islice(docs, 50))
         assert len(head) == 50 and not any("<p>" in d for d in head)
+
+
+def test_an_unreadable_corpus_file_is_named(tmp_path):
+    bad = tmp_path / "service-2.json"
+    bad.write_text('{"documentation": "cut off')
+    with pytest.raises(CorpusUnavailable, match="service-2.json"):
+        _read_json(bad)
+
+
+def test_versions_are_the_pinned_ones():
+    assert corpus_versions() == {"botocore": "1.44.8", "google-api-python-client": "2.202.0"}

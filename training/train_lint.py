@@ -31,7 +31,12 @@ from training.core.params import load_params
 from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
 from training.core.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
-from training.core.real_benign import botocore_docs, google_discovery_docs, sample_sentences
+from training.core.real_benign import (
+    botocore_docs,
+    corpus_versions,
+    google_discovery_docs,
+    sample_sentences,
+)
 
 log = logging.getLogger(__name__)
 SECTION = "lint_detector"
@@ -67,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     out = Path(args.out_dir) / DETECTOR_FILE
     detector.save(out)
+    report["real_corpus_versions"] = corpus_versions()
     report["seconds"] = round(time.perf_counter() - t0, 1)
     write_metrics(args.metrics, report)
     print(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import html
+import importlib.metadata
 import importlib.util
 import json
 import random
@@ -34,8 +35,18 @@ _TAG = re.compile(r"<[^>]+>")
 MAX_CHARS = 400
 
 
+PACKAGES = ("botocore", "google-api-python-client")  # the distributions the corpus is in
+
+
 class CorpusUnavailable(RuntimeError):
-    """A package that ships a corpus is not installed (install the project's `train` extra)."""
+    """A package that ships a corpus is not installed (install the project's `train` extra)
+    or one of its files cannot be read."""
+
+
+def corpus_versions() -> dict[str, str]:
+    """The installed version of each package the corpus comes from, for the stage's metrics
+    (the pins in pyproject.toml decide them; a different version is a different corpus)."""
+    return {name: importlib.metadata.version(name) for name in PACKAGES}
 
 
 def package_dir(name: str) -> Path:
@@ -66,20 +77,26 @@ def _strings_under(node: Any, key: str) -> Iterator[str]:
             yield from _strings_under(item, key)
 
 
+def _read_json(path: Path) -> Any:
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CorpusUnavailable(f"{path}: cannot read it as JSON: {err}") from err
+
+
 def botocore_docs() -> Iterator[str]:
     """The `documentation` strings of every botocore service model, in path order."""
     for path in sorted((package_dir("botocore") / "data").glob("*/*/service-2.json*")):
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8") as handle:
-            yield from (plain(d) for d in _strings_under(json.load(handle), "documentation"))
+        yield from (plain(d) for d in _strings_under(_read_json(path), "documentation"))
 
 
 def google_discovery_docs() -> Iterator[str]:
     """The `description` strings of every discovery document, in path order."""
     folder = package_dir("googleapiclient") / "discovery_cache" / "documents"
     for path in sorted(folder.glob("*.json")):
-        with path.open(encoding="utf-8") as handle:
-            yield from _strings_under(json.load(handle), "description")
+        yield from _strings_under(_read_json(path), "description")
 
 
 def sample_sentences(docs: Iterator[str], n: int, seed: int) -> list[str]:
