@@ -8,12 +8,12 @@ import pytest
 
 from training.core.real_benign import (
     CorpusUnavailable,
-    _read_json,
     botocore_docs,
     corpus_versions,
     google_discovery_docs,
     package_dir,
     plain,
+    read_json,
     sample_sentences,
 )
 
@@ -53,7 +53,7 @@ def test_an_unreadable_corpus_file_is_named(tmp_path):
     bad = tmp_path / "service-2.json"
     bad.write_text('{"documentation": "cut off')
     with pytest.raises(CorpusUnavailable, match="service-2.json"):
-        _read_json(bad)
+        read_json(bad)
 
 
 def test_versions_are_the_pinned_ones():

@@ -77,7 +77,8 @@ def _strings_under(node: Any, key: str) -> Iterator[str]:
             yield from _strings_under(item, key)
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
+    """A package data file as JSON, gzipped or not; CorpusUnavailable naming it if unreadable."""
     opener = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rt", encoding="utf-8") as handle:
@@ -89,14 +90,14 @@ def _read_json(path: Path) -> Any:
 def botocore_docs() -> Iterator[str]:
     """The `documentation` strings of every botocore service model, in path order."""
     for path in sorted((package_dir("botocore") / "data").glob("*/*/service-2.json*")):
-        yield from (plain(d) for d in _strings_under(_read_json(path), "documentation"))
+        yield from (plain(d) for d in _strings_under(read_json(path), "documentation"))
 
 
 def google_discovery_docs() -> Iterator[str]:
     """The `description` strings of every discovery document, in path order."""
     folder = package_dir("googleapiclient") / "discovery_cache" / "documents"
     for path in sorted(folder.glob("*.json")):
-        yield from _strings_under(_read_json(path), "description")
+        yield from _strings_under(read_json(path), "description")
 
 
 def sample_sentences(docs: Iterator[str], n: int, seed: int) -> list[str]:
