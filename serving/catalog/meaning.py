@@ -58,6 +58,11 @@ PROBE_MIN_COSINE = 0.99
 NGRAM_RANGE = (2, 5)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*|\s+(?=#+\s)|(?<=[:;])\s+(?=[A-Z\[<])")
+_IDENTIFIER_BREAK = re.compile(r"[_=]+|(?<=[a-z0-9])(?=[A-Z])")
+_CREDENTIAL_PARAMETER = re.compile(
+    r"\.properties\.[^.]*(?:token|passw|secret|api[_-]?key|auth|cookie|credential)[^.]*\.",
+    re.IGNORECASE,
+)
 
 
 class DetectorError(ValueError):
@@ -69,11 +74,15 @@ def sentences(text: str) -> list[str]:
 
     Newlines and markdown headings end a sentence too, and so does a colon or semicolon
     followed by a capital or a tag ("IMPORTANT: Always ..."), so a short preamble is not
-    diluted into a benign neighbour.
+    diluted into a benign neighbour. A run of fewer than MIN_WORDS words is read with its
+    identifiers spelled out (`spell_identifiers`): an enum value `hide_from_user` says as
+    much as "hide from user".
     """
     out: list[str] = []
     for raw in _SENTENCE_END.split(text):
         words = normalize_text(raw).split()
+        if len(words) < MIN_WORDS:
+            words = normalize_text(spell_identifiers(raw)).split()
         if len(words) < MIN_WORDS:
             continue
         for start in range(0, len(words), MAX_WORDS):
@@ -81,6 +90,12 @@ def sentences(text: str) -> list[str]:
             if len(chunk) >= MIN_WORDS or start == 0:
                 out.append(" ".join(chunk))
     return out
+
+
+def spell_identifiers(text: str) -> str:
+    """snake_case, SCREAMING_CASE, camelCase and key=value as words: `hide_from_user` ->
+    "hide from user", `ignorePrior` -> "ignore Prior", `priority=system` -> "priority system"."""
+    return _IDENTIFIER_BREAK.sub(" ", text)
 
 
 def card_sentences(card: ToolCard) -> list[tuple[str, str]]:
@@ -256,6 +271,25 @@ def judge_cards(
     ]
 
 
+def declared_credential(path: str) -> bool:
+    """Whether `path` is a string of a parameter whose name declares a credential
+    (`input_schema.properties.api_token.default`): asking for one there is the parameter's
+    job, so a credentials verdict on it is at most a warning."""
+    return bool(_CREDENTIAL_PARAMETER.search(path))
+
+
+def verdict_level(v: SentenceVerdict, detector: MeaningDetector) -> int:
+    """2 at or over the error bar, 1 at or over the warning bar, else 0; a credentials
+    verdict on a declared credential parameter stops at 1."""
+    if v.attack < detector.warning_bar:
+        return 0
+    if v.attack < detector.error_bar or (
+        v.attack_class == "credentials" and declared_credential(v.path)
+    ):
+        return 1
+    return 2
+
+
 def meaning_findings(
     cards: Sequence[ToolCard], encoder: TextEncoder | None, detector: MeaningDetector | None
 ) -> list[Finding]:
@@ -271,15 +305,14 @@ def meaning_findings(
                 "lint with a bundle or detector and an encoder to judge sentences by meaning",
             )
         ]
-    worst: dict[str, SentenceVerdict] = {}
+    worst: dict[str, tuple[int, float, SentenceVerdict]] = {}
     for v in judge_cards(cards, encoder, detector):
-        if v.attack >= detector.warning_bar and (
-            v.tool_id not in worst or v.attack > worst[v.tool_id].attack
-        ):
-            worst[v.tool_id] = v
+        level = verdict_level(v, detector)
+        if level and (level, v.attack) > worst.get(v.tool_id, (0, 0.0, v))[:2]:
+            worst[v.tool_id] = (level, v.attack, v)
     out = []
-    for tool_id, v in worst.items():
-        code = "poison_by_meaning" if v.attack >= detector.error_bar else "suspect_by_meaning"
+    for tool_id, (level, _, v) in worst.items():
+        code = "poison_by_meaning" if level == 2 else "suspect_by_meaning"
         out.append(
             finding(
                 tool_id,

@@ -1,7 +1,8 @@
 """Fitting the meaning detector (`serving.catalog.meaning`) and choosing its bars.
 
 Three disjoint sources, so no text both fits the weights and sets a bar:
-- fit: the attack corpus (`training.core.poison_corpus`, `poison_corpus_more`, by class)
+- fit: the attack corpus (`training.core.poison_corpus`, `poison_corpus_more`, the three
+  `poison_voices_*`, by class; placeholders filled with the catalog's own names)
   against benign sentences: hard negatives written beside it, the first-party cards'
   sentences outside the validation share and real API documentation (botocore's,
   `training.core.real_benign`);
@@ -38,9 +39,13 @@ from serving.catalog.meaning import (
 from serving.catalog.meaning import sentences as split_sentences
 from serving.model.schema import ToolCard
 
-# what `{other}` / `{other_tool}` become when a corpus text is turned into sentences
-FILL_SERVERS = ("slack", "notion", "github", "salesforce", "dropbox", "stripe", "jira")
-FILL_TOOLS = ("slack.post_message", "notion.search", "github.create_issue", "stripe.refund")
+# what `{other}` / `{other_tool}` become when no catalog names are at hand (tiny fixtures)
+DEFAULT_NAMES = (
+    ("slack", "slack.post_message"),
+    ("notion", "notion.search"),
+    ("github", "github.create_issue"),
+    ("stripe", "stripe.refund"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +68,33 @@ class Labeled:
     label: str  # BENIGN or an attack class
 
 
-def fill(text: str, i: int) -> str:
-    """A corpus text with its placeholders filled, rotating through realistic names."""
-    return text.replace("{other_tool}", FILL_TOOLS[i % len(FILL_TOOLS)]).replace(
-        "{other}", FILL_SERVERS[i % len(FILL_SERVERS)]
-    )
+def fill(text: str, server: str, tool_id: str) -> str:
+    """A corpus text with `{other}` / `{other_tool}` filled with one server and tool."""
+    return text.replace("{other_tool}", tool_id).replace("{other}", server)
 
 
-def attack_sentences(texts: Sequence[tuple[str, str, str]]) -> list[Labeled]:
-    """Each attack text's sentences, labelled with its class."""
+def catalog_names(cards: Sequence[ToolCard], seed: int) -> list[tuple[str, str]]:
+    """(server, tool id) of each card, seeded shuffle; DEFAULT_NAMES when there is none.
+
+    Attack texts are filled with the names of the catalog whose sentences are their benign
+    counterpart, so a name is evidence of nothing: filled from a short fixed list, the
+    fit learned those few names as attack n-grams, and the same attack naming a real
+    catalog's tool scored far lower (0.99 -> 0.07 on one held-out text)."""
+    names = [(c.server, c.tool_id) for c in cards] or list(DEFAULT_NAMES)
+    random.Random(seed).shuffle(names)
+    return names
+
+
+def attack_sentences(
+    texts: Sequence[tuple[str, str, str]],
+    names: Sequence[tuple[str, str]] = DEFAULT_NAMES,
+) -> list[Labeled]:
+    """Each attack text's sentences, labelled with its class; text i names `names[i]`
+    (rotating)."""
     return [
         Labeled(s, cls)
         for i, (cls, _, text) in enumerate(texts)
-        for s in split_sentences(fill(text, i))
+        for s in split_sentences(fill(text, *names[i % len(names)]))
     ]
 
 
@@ -197,13 +216,13 @@ def fit_detector(
     first fit as benign, the second join the benign sentences that set the bars."""
     fit_cards, valid_cards = split_tools(cards, params.validation_share, params.seed)
     fit = (
-        attack_sentences(train_texts)
+        attack_sentences(train_texts, catalog_names(fit_cards, params.seed))
         + benign_sentences(train_benign)
         + card_benign(fit_cards)
         + [Labeled(s, BENIGN) for s in real_fit]
     )
     random.Random(params.seed).shuffle(fit)
-    valid_attacks = attack_sentences(valid_texts)
+    valid_attacks = attack_sentences(valid_texts, catalog_names(valid_cards, params.seed))
     hard = benign_sentences(valid_benign)
     real = [Labeled(s, BENIGN) for s in real_valid]
     valid_clean = hard + real + card_benign(valid_cards)
