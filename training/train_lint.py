@@ -4,7 +4,8 @@
 
 Embeds with the packaged all-MiniLM-L6-v2 (the encoder of the stock bundle and of
 `toolsift lint --embed`) the attack corpus (`training.core.poison_corpus`,
-`poison_corpus_more`), benign hard negatives and API-listing-style sentences
+`poison_corpus_more` and the three `poison_voices_*`: documentation-embedded, overt and
+formatted, indirect and persuasive), benign hard negatives and API-listing-style sentences
 (`training.core.benign_corpus`), real API documentation (`training.core.real_benign`) and
 the sentences of CATALOG's tools, fits a multinomial logistic regression
 (benign + seven attack classes) and chooses the error and warning bars on held-out attack
@@ -31,6 +32,12 @@ from training.core.params import load_params
 from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
 from training.core.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
+from training.core.poison_voices_embedded import VOICE_BENIGN as EMBEDDED_BENIGN
+from training.core.poison_voices_embedded import VOICE_TEXTS as EMBEDDED_TEXTS
+from training.core.poison_voices_indirect import VOICE_BENIGN as INDIRECT_BENIGN
+from training.core.poison_voices_indirect import VOICE_TEXTS as INDIRECT_TEXTS
+from training.core.poison_voices_overt import VOICE_BENIGN as OVERT_BENIGN
+from training.core.poison_voices_overt import VOICE_TEXTS as OVERT_TEXTS
 from training.core.real_benign import (
     botocore_docs,
     corpus_versions,
@@ -60,8 +67,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     detector, report = fit_detector(
         Encoder(stock_model_path()),
         params,
-        train_texts=TRAIN_TEXTS + MORE_TEXTS,
-        train_benign=BENIGN_HARD + BENIGN_TRAIN + MORE_BENIGN,
+        train_texts=TRAIN_TEXTS + MORE_TEXTS + EMBEDDED_TEXTS + OVERT_TEXTS + INDIRECT_TEXTS,
+        train_benign=BENIGN_HARD + BENIGN_TRAIN + MORE_BENIGN + EMBEDDED_BENIGN + OVERT_BENIGN
+        + INDIRECT_BENIGN,
         valid_texts=VALIDATION_TEXTS,
         valid_benign=VALIDATION_BENIGN + BENIGN_VALIDATION,
         cards=cards,
