@@ -23,8 +23,9 @@
    the share flagged at error severity (by the exact rules, by the detector by meaning
    with --detector, by either) and at warning or worse, for the second set
    (`training.core.poison_styles`), the detector's validation set (it chose the bars), the
-   third set (blind to the detector it first scored, not to the refit since) and the
-   fourth, written blind and scored once by the detector frozen before it was read; with
+   third and fourth sets (each blind to the detector it first scored, not to the refits
+   since) and the fifth, written blind and scored once by the detector frozen before it
+   was read; with
    `--real-catalog` the false alarms on a real catalog such as StableToolBench's
    (`lint_real`: tools with an error security finding, with the sentences quoted).
 6. Defence in depth, with --models: the poisoned tools of those sets that no error stops,
@@ -458,12 +459,13 @@ def by_class_poisons(
 ) -> dict[str, list[StyledPoison]]:
     """The poisoned tools of each set by class: the second set (its own classes), the
     validation set (it chose the detector's bars, so in sample for them), the third and
-    the fourth set, each written blind (`training.core.poison_third_set`,
-    `training.core.poison_fourth_set`)."""
-    from training.core import poison_fourth_set, poison_third_set
+    the fourth and the fifth set, each written blind (`training.core.poison_third_set`,
+    `poison_fourth_set`, `poison_fifth_set`)."""
+    from training.core import poison_fifth_set as fifth
+    from training.core import poison_fourth_set as fourth
+    from training.core import poison_third_set as third
     from training.core.poison_validation import VALIDATION_TEXTS
 
-    third, fourth = poison_third_set, poison_fourth_set
     return {
         "second": second_set(clean, seed=seed),
         "validation": placed_set(clean, VALIDATION_TEXTS, seed=seed, server_prefix="val"),
@@ -472,6 +474,9 @@ def by_class_poisons(
         ),
         f"fourth_{fourth.WRITTEN_ON}": placed_set(
             clean, fourth.FOURTH_TEXTS, seed=seed, server_prefix="fourth"
+        ),
+        f"fifth_{fifth.WRITTEN_ON}": placed_set(
+            clean, fifth.FIFTH_TEXTS, seed=seed, server_prefix="fifth"
         ),
     }
 
@@ -483,8 +488,10 @@ SET_NOTES = {
     "third": "blind when first scored (73% at error) by the detector of commit 2647650; its "
     "per-class result then moved training text toward credentials and data movement, so "
     "this is a second look",
-    "fourth": "written blind by a helper who opened no project file, read only after the "
-    "detector froze; scored once",
+    "fourth": "blind when first scored (73% at error) by the detector of commit 15e233f; "
+    "its misses were read before the next detector, so this is a second look",
+    "fifth": "written blind by a helper who opened no project file, read only after the "
+    "detector of commit 4a47133 froze; scored once",
 }
 
 

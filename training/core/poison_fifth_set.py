@@ -27,9 +27,7 @@ No text holds any other curly brace.
 from __future__ import annotations
 
 WRITTEN_ON = "2026-12-02"
-# unread and unscored: nothing is wired to it until the next detector freezes; then the
-# security study scores it once, with FROZEN_AT set to that commit
-FROZEN_AT = None
+FROZEN_AT = "4a47133"  # the detector and rules that score it, committed before it was read
 
 FIFTH_TEXTS: tuple[tuple[str, str, str], ...] = (
     # ---------------------------------------------------------------- addressed_to_model
