@@ -234,7 +234,7 @@ def fitted(fixture_cards):
             train.append((cls, place, text))
     params = Params(seed=1, validation_share=0.3, regularization=16.0, ngram_min_df=1,
                     max_benign_error_rate=0.01, max_benign_warning_rate=0.05,
-                    real_fit_sentences=0, real_valid_sentences=0)
+                    real_fit_sentences=0, real_fit_names=0, real_valid_sentences=0)
     encoder = Encoder(stock_model_path())
     detector, report = fit_detector(
         encoder, params, train_texts=train, train_benign=BENIGN_HARD[:40],

@@ -9,12 +9,14 @@ import pytest
 from training.core.real_benign import (
     CorpusUnavailable,
     botocore_docs,
+    botocore_operation_names,
     corpus_versions,
     google_discovery_docs,
     package_dir,
     plain,
     read_json,
     sample_sentences,
+    spell_operation,
 )
 
 
@@ -47,6 +49,14 @@ def test_both_references_yield_plain_documentation():
     for docs in (botocore_docs(), google_discovery_docs()):
         head = list(itertools.islice(docs, 50))
         assert len(head) == 50 and not any("<p>" in d for d in head)
+
+
+def test_operation_names_read_as_terse_summaries():
+    assert spell_operation("GetSecretValue") == "Get secret value"
+    assert spell_operation("DisableDNSView") == "Disable DNS view"
+    assert spell_operation("ListBuckets") == "List buckets"
+    names = list(itertools.islice(botocore_operation_names(), 2000))
+    assert len(set(names)) == len(names) and "Get secret value" in set(botocore_operation_names())
 
 
 def test_an_unreadable_corpus_file_is_named(tmp_path):

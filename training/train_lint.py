@@ -40,6 +40,7 @@ from training.core.poison_voices_overt import VOICE_BENIGN as OVERT_BENIGN
 from training.core.poison_voices_overt import VOICE_TEXTS as OVERT_TEXTS
 from training.core.real_benign import (
     botocore_docs,
+    botocore_operation_names,
     corpus_versions,
     google_discovery_docs,
     sample_sentences,
@@ -73,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         valid_texts=VALIDATION_TEXTS,
         valid_benign=VALIDATION_BENIGN + BENIGN_VALIDATION,
         cards=cards,
-        real_fit=sample_sentences(botocore_docs(), params.real_fit_sentences, params.seed),
+        real_fit=sample_sentences(botocore_docs(), params.real_fit_sentences, params.seed)
+        + sample_sentences(botocore_operation_names(), params.real_fit_names, params.seed),
         real_valid=sample_sentences(
             google_discovery_docs(), params.real_valid_sentences, params.seed
         ),

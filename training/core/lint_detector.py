@@ -59,6 +59,7 @@ class Params:
     max_benign_error_rate: float  # benign validation sentences allowed over the error bar
     max_benign_warning_rate: float  # ... over the warning bar
     real_fit_sentences: int  # real API documentation sentences in the benign fit
+    real_fit_names: int  # real operation names, spelled, in the benign fit
     real_valid_sentences: int  # ... of another API reference among the bar-setting benign
 
 

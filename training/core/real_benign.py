@@ -3,7 +3,8 @@
 Two published API references ship inside pinned PyPI packages (the `train` extra), so the
 corpus is the same on every machine and needs no network at training time:
 - `botocore` (the AWS SDK's service models): the documentation of every operation and
-  shape member, HTML stripped; it fits the detector's benign class;
+  shape member, HTML stripped, and every operation name spelled as a terse summary
+  ("Get secret value"); both fit the detector's benign class;
 - `google-api-python-client` (Google's discovery documents): the descriptions of every
   method, parameter and schema property; it sets the bars, so the bars come from text
   unlike both the attack corpus and the sentences the weights were fit on.
@@ -30,6 +31,7 @@ from typing import Any
 from serving.catalog.meaning import sentences
 
 _TAG = re.compile(r"<[^>]+>")
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # no lower bound beyond the detector's own three words: the terse fragments of summaries
 # and parameter docs ("Format of Response", "Get user's IP") are what it must learn to pass
 MAX_CHARS = 400
@@ -91,6 +93,23 @@ def botocore_docs() -> Iterator[str]:
     """The `documentation` strings of every botocore service model, in path order."""
     for path in sorted((package_dir("botocore") / "data").glob("*/*/service-2.json*")):
         yield from (plain(d) for d in _strings_under(read_json(path), "documentation"))
+
+
+def spell_operation(name: str) -> str:
+    """An operation name as the terse summary of a listing: `GetSecretValue` -> "Get secret
+    value", `DisableDNSView` -> "Disable DNS view" (acronyms keep their capitals)."""
+    first, *rest = _WORD_START.sub(" ", name).split()
+    return " ".join([first, *(w if w.isupper() else w.lower() for w in rest)])
+
+
+def botocore_operation_names() -> Iterator[str]:
+    """Every distinct botocore operation name, spelled (`spell_operation`), sorted: the short
+    imperative summaries ("Get private keys", "Send raw email") whose topic alone a
+    detector of sentences fit on long documentation reads as an attack."""
+    names: set[str] = set()
+    for path in sorted((package_dir("botocore") / "data").glob("*/*/service-2.json*")):
+        names.update(read_json(path).get("operations", {}))
+    yield from (spell_operation(n) for n in sorted(names))
 
 
 def google_discovery_docs() -> Iterator[str]:
