@@ -491,7 +491,7 @@ SET_NOTES = {
     "fourth": "blind when first scored (73% at error) by the detector of commit 15e233f; "
     "its misses were read before the next detector, so this is a second look",
     "fifth": "written blind by a helper who opened no project file, read only after the "
-    "detector of commit 4a47133 froze; scored once",
+    "detector of commit 5891873 froze; scored once",
 }
 
 
