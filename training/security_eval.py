@@ -25,8 +25,7 @@
    (`training.core.poison_styles`), the detector's validation set (it chose the bars), the
    third and fourth sets (each blind to the detector it first scored, not to the refits
    since) and the fifth, written blind and scored once by the detector frozen before it
-   was read; with
-   `--real-catalog` the false alarms on a real catalog such as StableToolBench's
+   was read; with `--real-catalog` the false alarms on a real catalog such as StableToolBench's
    (`lint_real`: tools with an error security finding, with the sentences quoted).
 6. Defence in depth, with --models: the poisoned tools of those sets that no error stops,
    installed with their warnings as `cautions` in a bundle of the trained models and the
