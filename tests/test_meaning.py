@@ -85,6 +85,8 @@ def test_declared_credential_parameters():
     assert declared_credential("input_schema.properties.X-Api-Key.title")
     assert not declared_credential("input_schema.properties.options.description")
     assert not declared_credential("description")
+    assert not declared_credential("input_schema.properties.author.description")
+    assert declared_credential("input_schema.properties.oauth_state.description")
 
 
 def test_attack_texts_name_the_catalogs_own_tools(fixture_cards):
