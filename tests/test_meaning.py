@@ -41,19 +41,30 @@ from training.core.poison_third_set import THIRD_TEXTS
 from training.core.poison_validation import VALIDATION_TEXTS
 from training.core.poison_voices_embedded import VOICE_TEXTS as EMBEDDED
 from training.core.poison_voices_indirect import VOICE_TEXTS as INDIRECT
+from training.core.poison_voices_multilingual import VOICE_TEXTS as MULTILINGUAL
 from training.core.poison_voices_overt import VOICE_TEXTS as OVERT
+from training.train_lint import fit_corpus
 
 
 @pytest.mark.parametrize("texts", [TRAIN_TEXTS, MORE_TEXTS, EMBEDDED, OVERT, INDIRECT,
-                                   VALIDATION_TEXTS, THIRD_TEXTS, FOURTH_TEXTS, FIFTH_TEXTS,
-                                   SIXTH_TEXTS],
-                         ids=["train", "more", "embedded", "overt", "indirect", "validation",
-                              "third", "fourth", "fifth", "sixth"])
+                                   MULTILINGUAL, VALIDATION_TEXTS, THIRD_TEXTS, FOURTH_TEXTS,
+                                   FIFTH_TEXTS, SIXTH_TEXTS],
+                         ids=["train", "more", "embedded", "overt", "indirect", "multilingual",
+                              "validation", "third", "fourth", "fifth", "sixth"])
 def test_every_by_class_set_uses_the_detectors_classes_and_places(texts):
     assert {cls for cls, _, _ in texts} == set(ATTACK_CLASSES)
     assert {place for _, place, _ in texts} <= set(PLACES)
     for _, _, text in texts:  # only the two placeholders placed_set fills
         assert "{" not in text.replace("{other_tool}", "").replace("{other}", "")
+
+
+def test_the_fit_holds_no_text_of_a_set_that_judges_it():
+    attacks, _, left_out = fit_corpus()
+    fit = {text for _, _, text in attacks}
+    assert not fit & {text for _, _, text in SIXTH_TEXTS}  # blind until scored
+    assert not fit & {text for _, _, text in VALIDATION_TEXTS}  # sets the bars
+    assert {text for _, _, text in FIFTH_TEXTS} <= fit  # spent: scored once, then fit
+    assert left_out == 5  # earlier helpers' texts that a blind set's helper rewrote word for word
 
 
 def test_char_ngrams_worked_example():
@@ -87,6 +98,10 @@ def test_declared_credential_parameters():
     assert not declared_credential("description")
     assert not declared_credential("input_schema.properties.author.description")
     assert declared_credential("input_schema.properties.oauth_state.description")
+    assert declared_credential("input_schema.properties.key.description")  # Google's API key
+    assert declared_credential("input_schema.properties.signing_key.description")
+    assert not declared_credential("input_schema.properties.keyword.description")
+    assert not declared_credential("input_schema.properties.monkey.description")
 
 
 def test_attack_texts_name_the_catalogs_own_tools(fixture_cards):
@@ -238,7 +253,8 @@ def fitted(fixture_cards):
             train.append((cls, place, text))
     params = Params(seed=1, validation_share=0.3, regularization=16.0, ngram_min_df=1,
                     max_benign_error_rate=0.01, max_benign_warning_rate=0.05,
-                    real_fit_sentences=0, real_fit_names=0, real_valid_sentences=0)
+                    real_fit_sentences=0, real_fit_names=0, real_fit_docstrings=0,
+                    real_valid_sentences=0)
     encoder = Encoder(stock_model_path())
     detector, report = fit_detector(
         encoder, params, train_texts=train, train_benign=BENIGN_HARD[:40],

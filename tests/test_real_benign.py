@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import platform
+import re
 
 import pytest
 
@@ -14,6 +16,8 @@ from training.core.real_benign import (
     google_discovery_docs,
     package_dir,
     plain,
+    prose_paragraphs,
+    python_docstrings,
     read_json,
     sample_sentences,
     spell_operation,
@@ -67,4 +71,17 @@ def test_an_unreadable_corpus_file_is_named(tmp_path):
 
 
 def test_versions_are_the_pinned_ones():
-    assert corpus_versions() == {"botocore": "1.44.8", "google-api-python-client": "2.202.0"}
+    versions = corpus_versions()
+    assert versions.pop("python") == platform.python_version()
+    assert versions == {"botocore": "1.44.8", "google-api-python-client": "2.202.0"}
+
+
+def test_docstring_prose_drops_doctests_code_and_symbols():
+    doc = "Open it.\n\n>>> f()\n\nIt must be closed\nafter use.\n\n    x = 1\n\n$$ {} [] ()"
+    assert list(prose_paragraphs(doc)) == ["Open it.", "It must be closed after use."]
+
+
+def test_the_standard_library_yields_second_person_prose():
+    head = list(itertools.islice(python_docstrings(), 3000))
+    assert len(head) == 3000 and all("\n" not in p and ">>>" not in p for p in head)
+    assert any(re.search(r"\byou\b", p) for p in head)

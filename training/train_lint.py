@@ -3,15 +3,16 @@
     python -m training.train_lint PARAMS CATALOG OUT_DIR METRICS
 
 Embeds with the packaged all-MiniLM-L6-v2 (the encoder of the stock bundle and of
-`toolsift lint --embed`) the attack corpus (`training.core.poison_corpus`,
-`poison_corpus_more` and the three `poison_voices_*`: documentation-embedded, overt and
-formatted, indirect and persuasive), benign hard negatives and API-listing-style sentences
-(`training.core.benign_corpus`), real API documentation (`training.core.real_benign`) and
-the sentences of CATALOG's tools, fits a multinomial logistic regression
-(benign + seven attack classes) and chooses the error and warning bars on held-out attack
-styles (`training.core.poison_validation`) and held-out tools (`training.core.lint_detector`
-says which text does what). Writes OUT_DIR/detector.json (`serving.catalog.meaning`),
-which the catalog gate, the security study and `toolsift lint --detector` read, and METRICS: the
+`toolsift lint --embed`) the attack corpus (`fit_corpus`: `training.core.poison_corpus`,
+`poison_corpus_more`, the four `poison_voices_*` (documentation-embedded, overt and
+formatted, indirect and persuasive, multilingual) and the spent blind sets), benign hard
+negatives and API-listing-style sentences (`training.core.benign_corpus`), real API
+documentation and the standard library's docstrings (`training.core.real_benign`) and the
+sentences of CATALOG's tools, fits a multinomial logistic regression (benign + seven
+attack classes) and chooses the error and warning bars on held-out attack styles
+(`training.core.poison_validation`) and held-out tools (`training.core.lint_detector` says
+which text does what). Writes OUT_DIR/detector.json (`serving.catalog.meaning`), which the
+catalog gate, the security study and `toolsift lint --detector` read, and METRICS: the
 bars, the validation catch rate per class and the benign false-alarm rates.
 """
 
@@ -21,6 +22,7 @@ import argparse
 import logging
 import time
 from collections.abc import Sequence
+from importlib import import_module
 from pathlib import Path
 
 from serving.bundle.encoder import Encoder, stock_model_path
@@ -31,24 +33,47 @@ from training.core.metrics_io import write_metrics
 from training.core.params import load_params
 from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
+from training.core.poison_fifth_set import FIFTH_TEXTS
+from training.core.poison_fourth_set import FOURTH_TEXTS
+from training.core.poison_sixth_set import SIXTH_TEXTS
+from training.core.poison_third_set import THIRD_TEXTS
 from training.core.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
-from training.core.poison_voices_embedded import VOICE_BENIGN as EMBEDDED_BENIGN
-from training.core.poison_voices_embedded import VOICE_TEXTS as EMBEDDED_TEXTS
-from training.core.poison_voices_indirect import VOICE_BENIGN as INDIRECT_BENIGN
-from training.core.poison_voices_indirect import VOICE_TEXTS as INDIRECT_TEXTS
-from training.core.poison_voices_overt import VOICE_BENIGN as OVERT_BENIGN
-from training.core.poison_voices_overt import VOICE_TEXTS as OVERT_TEXTS
 from training.core.real_benign import (
     botocore_docs,
     botocore_operation_names,
     corpus_versions,
     google_discovery_docs,
+    python_docstrings,
     sample_sentences,
 )
 
 log = logging.getLogger(__name__)
 SECTION = "lint_detector"
 DETECTOR_FILE = "detector.json"
+# `training.core.poison_voices_<name>`: attack texts and hard benign lines, one voice each
+VOICES = ("embedded", "overt", "indirect", "multilingual")
+# blind sets already scored once by an earlier detector: spent as measures, so they fit
+SPENT_SETS = THIRD_TEXTS + FOURTH_TEXTS + FIFTH_TEXTS
+
+
+# sets that judge the detector: a fit text equal to one of theirs is left out of the fit
+# (helpers writing blind sometimes land on the same words as an earlier helper)
+JUDGING_SETS = VALIDATION_TEXTS + SIXTH_TEXTS
+
+
+def fit_corpus() -> tuple[tuple[tuple[str, str, str], ...], tuple[str, ...], int]:
+    """(attack texts, benign lines, how many attack texts were left out) the detector is
+    fit on: the two corpora, every voice and the spent blind sets, less any attack text a
+    judging set holds."""
+    voices = [import_module(f"training.core.poison_voices_{name}") for name in VOICES]
+    attacks = TRAIN_TEXTS + MORE_TEXTS + SPENT_SETS
+    benign = BENIGN_HARD + BENIGN_TRAIN + MORE_BENIGN
+    for voice in voices:
+        attacks += voice.VOICE_TEXTS
+        benign += voice.VOICE_BENIGN
+    judged = {text for _, _, text in JUDGING_SETS}
+    kept = tuple(t for t in attacks if t[2] not in judged)
+    return kept, benign, len(attacks) - len(kept)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -65,23 +90,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)
     cards = load_catalog(args.catalog, strict=True).items
+    train_texts, train_benign, left_out = fit_corpus()
     detector, report = fit_detector(
         Encoder(stock_model_path()),
         params,
-        train_texts=TRAIN_TEXTS + MORE_TEXTS + EMBEDDED_TEXTS + OVERT_TEXTS + INDIRECT_TEXTS,
-        train_benign=BENIGN_HARD + BENIGN_TRAIN + MORE_BENIGN + EMBEDDED_BENIGN + OVERT_BENIGN
-        + INDIRECT_BENIGN,
+        train_texts=train_texts,
+        train_benign=train_benign,
         valid_texts=VALIDATION_TEXTS,
         valid_benign=VALIDATION_BENIGN + BENIGN_VALIDATION,
         cards=cards,
         real_fit=sample_sentences(botocore_docs(), params.real_fit_sentences, params.seed)
-        + sample_sentences(botocore_operation_names(), params.real_fit_names, params.seed),
+        + sample_sentences(botocore_operation_names(), params.real_fit_names, params.seed)
+        + sample_sentences(python_docstrings(), params.real_fit_docstrings, params.seed),
         real_valid=sample_sentences(
             google_discovery_docs(), params.real_valid_sentences, params.seed
         ),
     )
     out = Path(args.out_dir) / DETECTOR_FILE
     detector.save(out)
+    report["n_fit_texts_left_out_as_judging"] = left_out
     report["real_corpus_versions"] = corpus_versions()
     report["seconds"] = round(time.perf_counter() - t0, 1)
     write_metrics(args.metrics, report)

@@ -60,7 +60,8 @@ NGRAM_RANGE = (2, 5)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*|\s+(?=#+\s)|(?<=[:;])\s+(?=[A-Z\[<])")
 _IDENTIFIER_BREAK = re.compile(r"[_=]+|(?<=[a-z0-9])(?=[A-Z])")
 _CREDENTIAL_PARAMETER = re.compile(
-    r"\.properties\.[^.]*(?:token|passw|secret|api[_-]?key|auth(?!or)|cookie|credential)[^.]*\.",
+    r"\.properties\.[^.]*(?:token|passw|secret|api[_-]?key|(?<![a-z])key(?![a-z])|auth(?!or)"
+    r"|cookie|credential)[^.]*\.",
     re.IGNORECASE,
 )
 

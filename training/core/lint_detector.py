@@ -1,18 +1,20 @@
 """Fitting the meaning detector (`serving.catalog.meaning`) and choosing its bars.
 
 Three disjoint sources, so no text both fits the weights and sets a bar:
-- fit: the attack corpus (`training.core.poison_corpus`, `poison_corpus_more`, the three
-  `poison_voices_*`, by class; placeholders filled with the catalog's own names)
+- fit: the attack corpus (`training.core.poison_corpus`, `poison_corpus_more`, the four
+  `poison_voices_*` and the spent blind sets, by class; placeholders filled with the
+  catalog's own names)
   against benign sentences: hard negatives written beside it, the first-party cards'
-  sentences outside the validation share and real API documentation (botocore's,
-  `training.core.real_benign`);
+  sentences outside the validation share, real API documentation (botocore's) and the
+  standard library's docstrings (`training.core.real_benign`);
 - bars: the held-out attack styles (`training.core.poison_validation`) against their own
   hard negatives, another real API reference (Google's discovery documents) and the
   validation share of the cards' sentences. The error bar is the
   lowest attack probability at which benign validation sentences raise an error at most
   `max_benign_error_rate` of the time; the warning bar the same at `max_benign_warning_rate`;
-- reported, never fitted or tuned on: the second poisoned set, the blind third, fourth
-  and fifth sets and real catalogs (`training.security_eval`).
+- reported, never fitted or tuned on: the second poisoned set, the blind sixth set and
+  real catalogs (`training.security_eval`). A blind set joins the fit once it has been
+  scored by the detector it was frozen against (`training.train_lint.SPENT_SETS`).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class Params:
     max_benign_warning_rate: float  # ... over the warning bar
     real_fit_sentences: int  # real API documentation sentences in the benign fit
     real_fit_names: int  # real operation names, spelled, in the benign fit
+    real_fit_docstrings: int  # standard-library docstring sentences in the benign fit
     real_valid_sentences: int  # ... of another API reference among the bar-setting benign
 
 

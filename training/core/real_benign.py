@@ -7,7 +7,11 @@ corpus is the same on every machine and needs no network at training time:
   ("Get secret value"); both fit the detector's benign class;
 - `google-api-python-client` (Google's discovery documents): the descriptions of every
   method, parameter and schema property; it sets the bars, so the bars come from text
-  unlike both the attack corpus and the sentences the weights were fit on.
+  unlike both the attack corpus and the sentences the weights were fit on;
+- the Python standard library's docstrings (prose paragraphs, unwrapped): developers
+  writing to developers in the second person ("you should always use log()", "must be
+  called before"), the voice third-party tool listings share and formal API references
+  lack; they fit the benign class.
 Both are rich in what attacks borrow (credentials, keys, tokens, personal data, copying
 between resources, "you must call X first") used innocently, which is where the detector's
 false alarms on third-party catalogs come from.
@@ -17,13 +21,16 @@ Reading the files does not import either package (their imports pull in network 
 
 from __future__ import annotations
 
+import ast
 import gzip
 import html
 import importlib.metadata
 import importlib.util
 import json
+import platform
 import random
 import re
+import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,9 +53,11 @@ class CorpusUnavailable(RuntimeError):
 
 
 def corpus_versions() -> dict[str, str]:
-    """The installed version of each package the corpus comes from, for the stage's metrics
-    (the pins in pyproject.toml decide them; a different version is a different corpus)."""
-    return {name: importlib.metadata.version(name) for name in PACKAGES}
+    """The installed version of each package the corpus comes from and of Python (whose
+    standard library is one), for the stage's metrics (the pins in pyproject.toml decide
+    them; a different version is a different corpus)."""
+    versions = {name: importlib.metadata.version(name) for name in PACKAGES}
+    return {**versions, "python": platform.python_version()}
 
 
 def package_dir(name: str) -> Path:
@@ -117,6 +126,44 @@ def google_discovery_docs() -> Iterator[str]:
     folder = package_dir("googleapiclient") / "discovery_cache" / "documents"
     for path in sorted(folder.glob("*.json")):
         yield from _strings_under(read_json(path), "description")
+
+
+# standard-library folders that are test suites, demos or legacy tooling, not API docs
+_STDLIB_SKIP = frozenset(
+    {"test", "tests", "idlelib", "lib2to3", "turtledemo", "site-packages", "dist-packages"}
+)
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def python_docstrings() -> Iterator[str]:
+    """The prose paragraphs (`prose_paragraphs`) of every module, class and function
+    docstring of the running Python's standard library, in path order."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    for path in sorted(root.rglob("*.py")):
+        if _STDLIB_SKIP & set(path.relative_to(root).parts):
+            continue
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            continue  # a handful of stdlib files are fixtures in other encodings or syntax
+        for node in ast.walk(tree):
+            if isinstance(node, _DOCUMENTED):
+                yield from prose_paragraphs(ast.get_docstring(node) or "")
+
+
+def prose_paragraphs(doc: str) -> Iterator[str]:
+    """The paragraphs of a docstring that are prose, each on one line: a paragraph with a
+    doctest or an indented (code, table) line is left out, and so is one whose characters
+    are under 80% letters and spaces. Worked: "Open it.\n\n>>> f()\n\nIt must be
+    closed\nafter use." -> "Open it.", "It must be closed after use."."""
+    for para in doc.split("\n\n"):
+        lines = para.splitlines()
+        code = any(line.startswith((">>>", "...")) or line[:1].isspace() for line in lines)
+        if not lines or code:
+            continue
+        text = " ".join(para.split())
+        if sum(ch.isalpha() or ch == " " for ch in text) >= 0.8 * len(text):
+            yield text
 
 
 def sample_sentences(docs: Iterator[str], n: int, seed: int) -> list[str]:
