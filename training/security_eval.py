@@ -457,11 +457,12 @@ def by_class_poisons(
     clean: Sequence[ToolCard], *, seed: int
 ) -> dict[str, list[StyledPoison]]:
     """The poisoned tools of each set by class: the second set (its own classes), the
-    validation set (it chose the detector's bars, so in sample for them), the third and
-    the fourth and the fifth set, each written blind (`training.core.poison_third_set`,
-    `poison_fourth_set`, `poison_fifth_set`)."""
+    validation set (it chose the detector's bars, so in sample for them), the third to the
+    sixth set, each written blind (`training.core.poison_third_set` ... `poison_sixth_set`;
+    all but the sixth are now in the detector's fit, `SET_NOTES`)."""
     from training.core import poison_fifth_set as fifth
     from training.core import poison_fourth_set as fourth
+    from training.core import poison_sixth_set as sixth
     from training.core import poison_third_set as third
     from training.core.poison_validation import VALIDATION_TEXTS
 
@@ -477,6 +478,9 @@ def by_class_poisons(
         f"fifth_{fifth.WRITTEN_ON}": placed_set(
             clean, fifth.FIFTH_TEXTS, seed=seed, server_prefix="fifth"
         ),
+        f"sixth_{sixth.WRITTEN_ON}": placed_set(
+            clean, sixth.SIXTH_TEXTS, seed=seed, server_prefix="sixth"
+        ),
     }
 
 
@@ -484,13 +488,15 @@ def by_class_poisons(
 SET_NOTES = {
     "second": "the rules were tuned on it; the detector never saw it",
     "validation": "it chose the detector's bars (in sample for them)",
-    "third": "blind when first scored (73% at error) by the detector of commit 2647650; its "
-    "per-class result then moved training text toward credentials and data movement, so "
-    "this is a second look",
+    "third": "blind when first scored (73% at error) by the detector of commit 2647650; "
+    "now in the fit (in sample)",
     "fourth": "blind when first scored (73% at error) by the detector of commit 15e233f; "
-    "its misses were read before the next detector, so this is a second look",
-    "fifth": "written blind by a helper who opened no project file, read only after the "
-    "detector of commit 5891873 froze; scored once",
+    "now in the fit (in sample)",
+    "fifth": "blind when first scored (92.9% at error) by the detector of commit 5891873; "
+    "now in the fit (in sample)",
+    "sixth": "written blind by a helper who opened no project file, read only after the "
+    "detector of commit a3770d7 froze; scored once (three of its texts match earlier "
+    "helpers' word for word: they were left out of that fit)",
 }
 
 

@@ -27,9 +27,7 @@ English, a few in German, French, Spanish, Italian and Portuguese.
 from __future__ import annotations
 
 WRITTEN_ON = "2026-12-02"
-# unread and unscored: nothing is wired to it until a later detector freezes; then the
-# security study scores it once, with FROZEN_AT set to that commit
-FROZEN_AT = None
+FROZEN_AT = "a3770d7"  # the detector and rules that score it, committed before it was read
 
 SIXTH_TEXTS: tuple[tuple[str, str, str], ...] = (
     # addressed_to_model
