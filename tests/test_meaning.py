@@ -35,6 +35,7 @@ from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_TEXTS
 from training.core.poison_fifth_set import FIFTH_TEXTS
 from training.core.poison_fourth_set import FOURTH_TEXTS
+from training.core.poison_seventh_set import SEVENTH_TEXTS
 from training.core.poison_sixth_set import SIXTH_TEXTS
 from training.core.poison_styles import PLACES, place_text, placed_set, set_rates
 from training.core.poison_third_set import THIRD_TEXTS
@@ -48,9 +49,9 @@ from training.train_lint import fit_corpus
 
 @pytest.mark.parametrize("texts", [TRAIN_TEXTS, MORE_TEXTS, EMBEDDED, OVERT, INDIRECT,
                                    MULTILINGUAL, VALIDATION_TEXTS, THIRD_TEXTS, FOURTH_TEXTS,
-                                   FIFTH_TEXTS, SIXTH_TEXTS],
+                                   FIFTH_TEXTS, SIXTH_TEXTS, SEVENTH_TEXTS],
                          ids=["train", "more", "embedded", "overt", "indirect", "multilingual",
-                              "validation", "third", "fourth", "fifth", "sixth"])
+                              "validation", "third", "fourth", "fifth", "sixth", "seventh"])
 def test_every_by_class_set_uses_the_detectors_classes_and_places(texts):
     assert {cls for cls, _, _ in texts} == set(ATTACK_CLASSES)
     assert {place for _, place, _ in texts} <= set(PLACES)
