@@ -54,8 +54,6 @@ DETECTOR_FILE = "detector.json"
 VOICES = ("embedded", "overt", "indirect", "multilingual")
 # blind sets already scored once by an earlier detector: spent as measures, so they fit
 SPENT_SETS = THIRD_TEXTS + FOURTH_TEXTS + FIFTH_TEXTS
-
-
 # sets that judge the detector: a fit text equal to one of theirs is left out of the fit
 # (helpers writing blind sometimes land on the same words as an earlier helper)
 JUDGING_SETS = VALIDATION_TEXTS + SIXTH_TEXTS

@@ -1,7 +1,8 @@
-"""Benign sentences from real API documentation nobody here wrote, for the meaning detector.
+"""Benign sentences from real documentation nobody here wrote, for the meaning detector.
 
-Two published API references ship inside pinned PyPI packages (the `train` extra), so the
-corpus is the same on every machine and needs no network at training time:
+Two published API references ship inside pinned PyPI packages (the `train` extra) and a
+third source ships with Python itself, so the corpus is the same on every machine with the
+same pins and Python and needs no network at training time:
 - `botocore` (the AWS SDK's service models): the documentation of every operation and
   shape member, HTML stripped, and every operation name spelled as a terse summary
   ("Get secret value"); both fit the detector's benign class;
@@ -12,11 +13,11 @@ corpus is the same on every machine and needs no network at training time:
   writing to developers in the second person ("you should always use log()", "must be
   called before"), the voice third-party tool listings share and formal API references
   lack; they fit the benign class.
-Both are rich in what attacks borrow (credentials, keys, tokens, personal data, copying
+All are rich in what attacks borrow (credentials, keys, tokens, personal data, copying
 between resources, "you must call X first") used innocently, which is where the detector's
 false alarms on third-party catalogs come from.
 
-Reading the files does not import either package (their imports pull in network clients).
+Reading the files imports none of them (the packages' imports pull in network clients).
 """
 
 from __future__ import annotations
