@@ -6,17 +6,21 @@ for what any poisoned description has to do, whatever its wording:
   LLM) instead of describing the tool, or claims a status (system-level, top priority,
   from the operator) that no tool description has.
 - `claims_about_tools`: the text says other tools are superseded, replaced, deprecated,
-  broken, unsafe or compromised; matched for every other server of the catalog however
-  short its name, and for "other / official / built-in" tools in general.
+  broken, offline, unsafe or compromised; matched for every other server of the catalog
+  however short its name, and for "other / official / built-in" tools in general; or it
+  takes the place of another server's tool ("use instead of slack.search").
 - `moves_data`: the text asks to send, copy or attach something elsewhere (an e-mail
   address, an IP, a URL or host path, another tool's argument), or to put conversation,
-  prompts, environment variables or secrets into an argument.
+  prompts, environment variables, secrets or local secret files into an argument, or it
+  shows an image (or link) whose URL waits for a value the model would fill in.
 - `executable_payload`: SQL that destroys or dumps data, shell one-liners (pipes into a
   shell, `rm -rf`, command substitution, reverse shells) in descriptions or schema text.
 - `hidden_by_layout`: a long run of spaces, tabs or blank lines that pushes text out of a
   reviewer's view (hidden characters have their own rule, `hidden_characters`).
 Each rule matches the normalised text (`card_text.normalize_text`) except layout, which
-must see the raw whitespace. Every pattern was checked against the StableToolBench
+must see the raw whitespace; in a value slot (title, default, enum value) it matches the
+text with its identifiers spelled out too (`use_instead_of=github.search` reads "use
+instead of github.search"). Every pattern was checked against the StableToolBench
 catalog's real descriptions (see `reports/reliability.md` and metrics/security.json).
 """
 
@@ -27,6 +31,7 @@ from collections.abc import Iterable
 
 from serving.catalog.card_text import excerpt, model_text, normalize_text
 from serving.catalog.findings import Finding, finding
+from serving.catalog.meaning import spell_identifiers, value_slot
 from serving.model.schema import ToolCard
 
 _I = re.IGNORECASE
@@ -84,7 +89,15 @@ _CLAIM = (
     r"outdated|do\s+not\s+use|don't\s+use|must\s+not\s+be\s+(?:used|shown|called)|"
     r"should\s+not\s+be\s+used|drop-in\s+replacement|(?:was|were|been)\s+sunset|discontinued|"
     r"end[- ]of[- ]life|corrupts?|leaks?|leaking|hacked|vulnerable|never\s+call|"
-    r"prefer\s+this)"
+    r"prefer\s+this|unavailable|offline|stopped\s+working|(?:un|not\s+|no\s+longer\s+)"
+    r"trustworthy|(?:stopped|ceased)\s+being\s+(?:safe|trustworthy|reliable))"
+)
+# taking another tool's place: harmless about things in general ("a JSON response instead
+# of the image"), a claim when it names another server's tool (`paypal.get_balance`, "the
+# notion connector"); a bare server name is too often a plain word (`image`, `hashtag`)
+_SUBSTITUTE = (
+    r"(?:instead\s+of|in\s+place\s+of|alternative\s+to|rather\s+than|meant\s+for|"
+    r"intended\s+for|successor\s+(?:to|of)|better\s+than|upgrade\s+(?:over|from))"
 )
 OTHER_TOOLS = tuple(
     re.compile(p, _I)
@@ -101,12 +114,20 @@ _MOVE = (
     r"(?:send|forward|copy|cc|bcc|mirror|relay|post|upload|transmit|sync|push|replicate|"
     r"report|email|e-mail|stream|beacon|leak|share)"
 )
+# a file in the home directory's dot-folders or a key file: where local secrets live
+_SECRET_FILE = (
+    r"(?:(?<![\w/])~/\.[\w.-]+(?:/[\w.-]+)*|\$HOME/\.[\w.-]+|\bid_(?:rsa|ed25519|ecdsa)\b)"
+)
 _SENSITIVE = (
     r"(?:chat\s+history|conversation|previous\s+messages|message\s+history|system\s+prompt|"
     r"prompt|instructions\s+you|environment\s+variables?|env\s+vars?|secrets?|api\s+keys?|"
     r"access\s+keys?|credentials|passwords?|tokens?|cookies|session\s+cookies|"
-    r"[A-Z][A-Z0-9]*_(?:SECRET|KEY|TOKEN|PASSWORD)\w*)"
+    rf"[A-Z][A-Z0-9]*_(?:SECRET|KEY|TOKEN|PASSWORD)\w*|{_SECRET_FILE})"
 )
+# the rest of a URL that holds a slot to fill ({summary}, <history>, =$USER, %s) ...
+_SLOT_URL = r"[^\s)>\"']*?(?:[?&][\w.\[\]-]*=(?:[{<$]|%s)|\{[^}\s]*\}|<[^>\s]*>)"
+# ... or whose query ends in an empty value
+_WAITING_URL = rf"(?:{_SLOT_URL}|[^\s)>\"']*?[?&][\w.\[\]-]*=(?=[\s)>\"']|$))"
 MOVES_DATA = tuple(
     re.compile(p, _I)
     for p in (
@@ -130,6 +151,20 @@ MOVES_DATA = tuple(
         rf"\b{_SENSITIVE}\b[^.]{{0,30}}\b(?:into|in)\s+(?:this|the|that)\s+(?:\w+\s+)?"
         r"(?:argument|parameter|field)",
         rf"\b{_MOVE}\b[^.]{{0,60}}\balong\s+with\b[^.]{{0,30}}\b(?:auth\w*|{_SENSITIVE})",
+        # a local secret file's contents supplied as an argument or read into a value
+        rf"\b(?:contents?|text|body|lines?)\s+of\s+`?{_SECRET_FILE}`?[^.]{{0,60}}\b(?:supply|"
+        r"pass|put|send|include|attach|paste|set|use)\b",
+        rf"\bread(?:s|ing)?[\s_-]+from[\s=:]+`?{_SECRET_FILE}",
+        rf"\b(?:put|pass|include|attach|add|insert|paste|embed|append|send|supply|upload)\b"
+        rf"[^.]{{0,40}}\b(?:contents?|text|body)\s+of\s+`?{_SECRET_FILE}",
+        # a markdown or HTML image whose URL waits for a value, or a link whose URL holds
+        # a slot: the model fills it in, the client fetches it (an image with no click)
+        # and the host reads it. Of the real API references' 11,600 markdown links
+        # (StableToolBench, Google's, botocore's) none holds a slot and one ends in an
+        # empty value; none of their six images does either
+        rf"!\[[^\]\n]{{0,200}}\]\(\s*<?https?://{_WAITING_URL}",
+        rf"\[[^\]\n]{{0,200}}\]\(\s*<?https?://{_SLOT_URL}",
+        rf"<img\b[^>]{{0,200}}\bsrc\s*=\s*[\"']?https?://{_WAITING_URL}",
         r"\b(?:bcc|cc)\s+(?:every|each|all|a\s+copy|copies)\b",
         r"\bemail\s+the\s+\w+(?:\s+\w+)?\s+to\s+[\w.+-]+@",
     )
@@ -164,7 +199,13 @@ def _labels(text: str, rules: Iterable[re.Pattern[str]]) -> list[str]:
     return [rule.pattern for rule in rules if rule.search(text)]
 
 
-_CLAIM_RE = re.compile(rf"\b{_CLAIM}", _I)
+def _matches(texts: Iterable[str], rules: Iterable[re.Pattern[str]]) -> bool:
+    rules = tuple(rules)
+    return any(rule.search(text) for text in texts for rule in rules)
+
+
+_CLAIM_RE = re.compile(rf"\b(?:{_CLAIM}|{_SUBSTITUTE})", _I)
+_TOOL_NOUN = r"(?:tools?|connectors?|integrations?|servers?|plugins?|apps?|api)\b"
 _WORD_RE = re.compile(r"[\w-]+")
 
 
@@ -181,6 +222,7 @@ def other_server_claims(text: str, other_servers: Iterable[str]) -> list[str]:
         near = (
             rf"(?<![\w.-]){name}(?:\.[\w-]+)?(?![\w-])[^.;]{{0,60}}\b{_CLAIM}"
             rf"|\b{_CLAIM}\b[^.;]{{0,40}}(?<![\w.-]){name}(?![\w-])"
+            rf"|\b{_SUBSTITUTE}\b[^.;]{{0,40}}(?<![\w.-]){name}(?:\.\w|\s+(?:\w+\s+)?{_TOOL_NOUN})"
         )
         if re.search(near, text, _I):
             found.append(server)
@@ -195,15 +237,17 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
     for path, raw in model_text(card):
         if path.startswith("examples"):
             continue  # examples are user requests; they may quote anything
-        text = normalize_text(raw)
-        if _labels(text, ADDRESSED_TO_MODEL):
+        texts = [normalize_text(raw)]
+        if value_slot(path):
+            texts.append(normalize_text(spell_identifiers(raw)))
+        if _matches(texts, ADDRESSED_TO_MODEL):
             out.append(finding(
                 tid, "addressed_to_model",
                 f"{path} speaks to the model instead of describing the tool: {excerpt(raw)!r}",
                 "describe what the tool does; instructions to the model belong in no tool's text",
             ))
-        servers = other_server_claims(text, others) if others else []
-        if servers or _labels(text, OTHER_TOOLS):
+        servers = sorted({s for text in texts for s in other_server_claims(text, others)})
+        if servers or _matches(texts, OTHER_TOOLS):
             named = f" (names {', '.join(servers[:3])})" if servers else ""
             out.append(finding(
                 tid, "claims_about_tools",
@@ -211,7 +255,7 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
                 "a tool describes itself; claims that others are broken or replaced steer "
                 "the model away from them",
             ))
-        if _labels(text, MOVES_DATA):
+        if _matches(texts, MOVES_DATA):
             out.append(finding(
                 tid, "moves_data",
                 f"{path} asks to move data elsewhere: {excerpt(raw)!r}",
