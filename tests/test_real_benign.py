@@ -21,6 +21,7 @@ from training.core.real_benign import (
     read_json,
     sample_sentences,
     spell_operation,
+    value_slot_texts,
 )
 
 
@@ -85,3 +86,10 @@ def test_the_standard_library_yields_second_person_prose():
     head = list(itertools.islice(python_docstrings(), 3000))
     assert len(head) == 3000 and all("\n" not in p and ">>>" not in p for p in head)
     assert any(re.search(r"\byou\b", p) for p in head)
+
+
+def test_value_slots_are_the_titles_defaults_and_enum_values_that_hold_a_sentence():
+    texts = value_slot_texts()
+    assert len(texts) > 10_000 and texts == sorted(set(texts))
+    assert "SECRET_KIND_GITHUB_CLASSIC_PERSONAL_ACCESS_TOKEN" in texts  # spelled: a sentence
+    assert "ACTIVE" not in texts and "Page size" not in texts  # under three words

@@ -10,10 +10,11 @@ negatives and API-listing-style sentences (`training.core.benign_corpus`), real 
 documentation and the standard library's docstrings (`training.core.real_benign`) and the
 sentences of CATALOG's tools, fits a multinomial logistic regression (benign + seven
 attack classes) and chooses the error and warning bars on held-out attack styles
-(`training.core.poison_validation`) and held-out tools (`training.core.lint_detector` says
-which text does what). Writes OUT_DIR/detector.json (`serving.catalog.meaning`), which the
-catalog gate, the security study and `toolsift lint --detector` read, and METRICS: the
-bars, the validation catch rate per class and the benign false-alarm rates.
+(`training.core.poison_validation`) and held-out tools, and the slot bar on real value
+slots (`training.core.lint_detector` says which text does what). Writes
+OUT_DIR/detector.json (`serving.catalog.meaning`), which the catalog gate, the
+security study and `toolsift lint --detector` read, and METRICS: the bars, the validation
+catch rate per class and the benign false-alarm rates.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
 from training.core.poison_fifth_set import FIFTH_TEXTS
 from training.core.poison_fourth_set import FOURTH_TEXTS
+from training.core.poison_seventh_set import SEVENTH_TEXTS
 from training.core.poison_sixth_set import SIXTH_TEXTS
 from training.core.poison_third_set import THIRD_TEXTS
 from training.core.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
@@ -45,6 +47,7 @@ from training.core.real_benign import (
     google_discovery_docs,
     python_docstrings,
     sample_sentences,
+    value_slot_texts,
 )
 
 log = logging.getLogger(__name__)
@@ -53,10 +56,10 @@ DETECTOR_FILE = "detector.json"
 # `training.core.poison_voices_<name>`: attack texts and hard benign lines, one voice each
 VOICES = ("embedded", "overt", "indirect", "multilingual")
 # blind sets already scored once by an earlier detector: spent as measures, so they fit
-SPENT_SETS = THIRD_TEXTS + FOURTH_TEXTS + FIFTH_TEXTS
+SPENT_SETS = THIRD_TEXTS + FOURTH_TEXTS + FIFTH_TEXTS + SIXTH_TEXTS
 # sets that judge the detector: a fit text equal to one of theirs is left out of the fit
 # (helpers writing blind sometimes land on the same words as an earlier helper)
-JUDGING_SETS = VALIDATION_TEXTS + SIXTH_TEXTS
+JUDGING_SETS = VALIDATION_TEXTS + SEVENTH_TEXTS
 
 
 def fit_corpus() -> tuple[tuple[tuple[str, str, str], ...], tuple[str, ...], int]:
@@ -103,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         real_valid=sample_sentences(
             google_discovery_docs(), params.real_valid_sentences, params.seed
         ),
+        real_slots=value_slot_texts(),
     )
     out = Path(args.out_dir) / DETECTOR_FILE
     detector.save(out)
@@ -112,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     write_metrics(args.metrics, report)
     print(
         f"train_lint: {report['n_fit_sentences']} sentences fit; bars error "
-        f"{report['error_bar']:.3f} / warning {report['warning_bar']:.3f}; held-out styles "
+        f"{report['error_bar']:.3f} / slot {report['slot_bar']:.3f} / warning "
+        f"{report['warning_bar']:.3f}; held-out styles "
         f"caught {report['valid_attack_caught_at_error']:.1%} at error with "
         f"{report['valid_benign_error_rate']:.2%} of benign sentences -> {out} in "
         f"{report['seconds']:.0f}s"

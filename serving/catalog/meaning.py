@@ -11,7 +11,12 @@ the intent, the n-grams the voice (second person, imperatives, tags) that embedd
 short texts blur. The attack probability is 1 - P(benign); the class named is the most
 probable attack class.
 
-The weights and both bars come from `training.train_lint` (fit on the project's attack
+Value slots (a schema title, default or enum value) are labels and values, so an
+instruction there has no benign reading: a sentence in one (an enum value
+`hide_from_user` spelled out is one too) is an error from its own, lower bar
+(`slot_bar`), chosen on the value slots of real API references.
+
+The weights and the three bars come from `training.train_lint` (fit on the project's attack
 corpus and benign real descriptions, bars chosen on attack styles held out from the fit)
 and travel as `detector.json`, which holds the embedding of a fixed probe sentence under
 the encoder it was fit with: scoring another encoder's vectors would be meaningless, so
@@ -50,7 +55,7 @@ ATTACK_CLASSES = (
 )
 BENIGN = "benign"
 LABELS = (BENIGN, *ATTACK_CLASSES)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: slot_bar
 MIN_WORDS = 3  # a bare enum value or title word carries no instruction
 MAX_WORDS = 60  # longer runs are scored in windows of this many words
 PROBE = "Lists the open pull requests of a repository."
@@ -58,6 +63,7 @@ PROBE_MIN_COSINE = 0.99
 NGRAM_RANGE = (2, 5)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*|\s+(?=#+\s)|(?<=[:;])\s+(?=[A-Z\[<])")
+_VALUE_SLOT = re.compile(r"\.(?:title|default|enum\[\d+\])$")
 _IDENTIFIER_BREAK = re.compile(r"[_=]+|(?<=[a-z0-9])(?=[A-Z])")
 _CREDENTIAL_PARAMETER = re.compile(
     r"\.properties\.[^.]*(?:token|passw|secret|api[_-]?key|(?<![a-z])key(?![a-z])|auth(?!or)"
@@ -104,6 +110,11 @@ def card_sentences(card: ToolCard) -> list[tuple[str, str]]:
     return [(path, s) for path, text in model_text(card) for s in sentences(text)]
 
 
+def value_slot(path: str) -> bool:
+    """Whether `path` is a value slot: a schema title, default or enum value."""
+    return bool(_VALUE_SLOT.search(path))
+
+
 def char_ngrams(sentence: str) -> Counter[str]:
     """Counts of the character n-grams (NGRAM_RANGE) of each lower-cased word padded with
     one space each side; a word shorter than n gives itself once. Worked: "Hi" -> " h",
@@ -147,10 +158,11 @@ class NgramSpace:
 @dataclass(frozen=True, slots=True)
 class MeaningDetector:
     """Multinomial logistic regression over [sentence embedding, n-gram tf-idf], with its
-    two bars.
+    three bars.
 
-    `error_bar` and `warning_bar` are attack probabilities: at or above `error_bar` a
-    sentence is an error finding, at or above `warning_bar` a warning.
+    The bars are attack probabilities: at or above `error_bar` a sentence is an error
+    finding, at or above `warning_bar` a warning; a sentence in a value slot (`value_slot`)
+    is an error from `slot_bar` (warning_bar <= slot_bar <= error_bar).
     """
 
     probe: np.ndarray  # PROBE embedded by the encoder the weights were fit on
@@ -160,6 +172,7 @@ class MeaningDetector:
     ngrams: NgramSpace
     error_bar: float
     warning_bar: float
+    slot_bar: float
 
     def __post_init__(self) -> None:
         if self.labels[:1] != (BENIGN,) or set(self.labels[1:]) - set(ATTACK_CLASSES):
@@ -172,10 +185,10 @@ class MeaningDetector:
                 f"weights {self.weights.shape} / bias {self.bias.shape} do not match "
                 f"{len(self.labels)} labels x {width} features"
             )
-        if not 0.0 < self.warning_bar <= self.error_bar <= 1.0:
+        if not 0.0 < self.warning_bar <= self.slot_bar <= self.error_bar <= 1.0:
             raise DetectorError(
-                f"bars must satisfy 0 < warning_bar <= error_bar <= 1: "
-                f"{self.warning_bar}, {self.error_bar}"
+                f"bars must satisfy 0 < warning_bar <= slot_bar <= error_bar <= 1: "
+                f"{self.warning_bar}, {self.slot_bar}, {self.error_bar}"
             )
 
     def probabilities(self, vectors: np.ndarray, texts: Sequence[str]) -> np.ndarray:
@@ -216,6 +229,7 @@ class MeaningDetector:
             "ngram_idf": [round(float(x), 5) for x in self.ngrams.idf],
             "error_bar": self.error_bar,
             "warning_bar": self.warning_bar,
+            "slot_bar": self.slot_bar,
         }
 
     def save(self, path: str | Path) -> None:
@@ -241,6 +255,7 @@ class MeaningDetector:
                 ),
                 error_bar=float(raw["error_bar"]),
                 warning_bar=float(raw["warning_bar"]),
+                slot_bar=float(raw["slot_bar"]),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise DetectorError(f"{path}: field {err} missing or malformed") from err
@@ -253,6 +268,7 @@ class SentenceVerdict:
     sentence: str
     attack: float
     attack_class: str
+    in_value_slot: bool = False  # `value_slot(path)`
 
 
 def judge_cards(
@@ -268,7 +284,8 @@ def judge_cards(
         zip(unique, detector.judge(encoder.encode(unique), unique), strict=True)
     )
     return [
-        SentenceVerdict(tool_id, path, s, *verdicts[s]) for tool_id, path, s in located
+        SentenceVerdict(tool_id, path, s, *verdicts[s], value_slot(path))
+        for tool_id, path, s in located
     ]
 
 
@@ -280,11 +297,13 @@ def declared_credential(path: str) -> bool:
 
 
 def verdict_level(v: SentenceVerdict, detector: MeaningDetector) -> int:
-    """2 at or over the error bar, 1 at or over the warning bar, else 0; a credentials
-    verdict on a declared credential parameter stops at 1."""
+    """2 at or over the error bar (the slot bar in a value slot), 1 at or over the
+    warning bar, else 0; a credentials verdict on a declared credential parameter stops
+    at 1."""
     if v.attack < detector.warning_bar:
         return 0
-    if v.attack < detector.error_bar or (
+    bar = detector.slot_bar if v.in_value_slot else detector.error_bar
+    if v.attack < bar or (
         v.attack_class == "credentials" and declared_credential(v.path)
     ):
         return 1

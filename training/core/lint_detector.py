@@ -12,6 +12,8 @@ Three disjoint sources, so no text both fits the weights and sets a bar:
   validation share of the cards' sentences. The error bar is the
   lowest attack probability at which benign validation sentences raise an error at most
   `max_benign_error_rate` of the time; the warning bar the same at `max_benign_warning_rate`;
+  the slot bar the same at `max_slot_error_rate` over the real value slots
+  (`real_benign.value_slot_texts`), kept between the other two;
 - reported, never fitted or tuned on: the second poisoned set, the blind sixth set and
   real catalogs (`training.security_eval`). A blind set joins the fit once it has been
   scored by the detector it was frozen against (`training.train_lint.SPENT_SETS`).
@@ -64,6 +66,7 @@ class Params:
     real_fit_names: int  # real operation names, spelled, in the benign fit
     real_fit_docstrings: int  # standard-library docstring sentences in the benign fit
     real_valid_sentences: int  # ... of another API reference among the bar-setting benign
+    max_slot_error_rate: float  # real value slots allowed over the slot bar
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,11 +216,14 @@ def fit_detector(
     cards: Sequence[ToolCard],
     real_fit: Sequence[str] = (),
     real_valid: Sequence[str] = (),
+    real_slots: Sequence[str] = (),
 ) -> tuple[MeaningDetector, dict[str, Any]]:
     """The fitted detector and what its validation says (JSON-ready).
 
     `real_fit` / `real_valid`: sentences of real API documentation (`real_benign`), the
-    first fit as benign, the second join the benign sentences that set the bars."""
+    first fit as benign, the second join the benign sentences that set the bars;
+    `real_slots`: real value slots, which set the slot bar (with none, it is the
+    error bar)."""
     fit_cards, valid_cards = split_tools(cards, params.validation_share, params.seed)
     fit = (
         attack_sentences(train_texts, catalog_names(fit_cards, params.seed))
@@ -240,7 +246,7 @@ def fit_detector(
         seed=params.seed,
     )
     probe = encoder.encode([PROBE])[0]
-    unbarred = MeaningDetector(probe, LABELS, weights, bias, space, 1.0, 1.0)
+    unbarred = MeaningDetector(probe, LABELS, weights, bias, space, 1.0, 1.0, 1.0)
 
     def judge(items: Sequence[Labeled]) -> list[tuple[float, str]]:
         texts = [x.sentence for x in items]
@@ -250,7 +256,16 @@ def fit_detector(
     clean_scores = [a for a, _ in clean_v]
     error_bar = bar_for_rate(clean_scores, params.max_benign_error_rate)
     warning_bar = min(error_bar, bar_for_rate(clean_scores, params.max_benign_warning_rate))
-    detector = MeaningDetector(probe, LABELS, weights, bias, space, error_bar, warning_bar)
+    slots = [t for t in real_slots if split_sentences(t)]  # "Page size" says nothing
+    slot_scores = text_scores(unbarred, encoder, slots) if slots else []
+    slot_bar = (
+        min(error_bar, max(warning_bar, bar_for_rate(slot_scores, params.max_slot_error_rate)))
+        if slot_scores
+        else error_bar
+    )
+    detector = MeaningDetector(
+        probe, LABELS, weights, bias, space, error_bar, warning_bar, slot_bar
+    )
 
     labels = [x.label for x in valid_attacks]
     real_scores = clean_scores[len(hard) : len(hard) + len(real)]
@@ -264,6 +279,9 @@ def fit_detector(
         "n_valid_benign_sentences": len(valid_clean),
         "error_bar": round(error_bar, 4),
         "warning_bar": round(warning_bar, 4),
+        "slot_bar": round(slot_bar, 4),
+        "n_valid_slot_values": len(slot_scores),
+        "valid_slot_error_rate": _share(a >= slot_bar for a in slot_scores),
         "valid_attack_caught_at_error": _share(a >= error_bar for a, _ in attack_v),
         "valid_attack_caught_at_warning": _share(a >= warning_bar for a, _ in attack_v),
         "valid_benign_error_rate": _share(a >= error_bar for a in clean_scores),
@@ -275,6 +293,17 @@ def fit_detector(
         "valid_by_class_at_error": recall_by_class(attack_v, labels, error_bar),
     }
     return detector, report
+
+
+def text_scores(
+    detector: MeaningDetector, encoder: TextEncoder, texts: Sequence[str]
+) -> list[float]:
+    """The highest attack probability among each text's sentences (0 for none), one batch."""
+    split = [split_sentences(t) for t in texts]
+    unique = list(dict.fromkeys(s for found in split for s in found))
+    verdicts = detector.judge(encoder.encode(unique), unique) if unique else []
+    scores = {s: a for s, (a, _) in zip(unique, verdicts, strict=True)}
+    return [max((scores[s] for s in found), default=0.0) for found in split]
 
 
 def _share(flags: Any) -> float:

@@ -8,7 +8,9 @@ same pins and Python and needs no network at training time:
   ("Get secret value"); both fit the detector's benign class;
 - `google-api-python-client` (Google's discovery documents): the descriptions of every
   method, parameter and schema property; it sets the bars, so the bars come from text
-  unlike both the attack corpus and the sentences the weights were fit on;
+  unlike both the attack corpus and the sentences the weights were fit on; the titles,
+  defaults and enum values of both references (`value_slot_texts`) set the bar of
+  value slots;
 - the Python standard library's docstrings (prose paragraphs, unwrapped): developers
   writing to developers in the second person ("you should always use log()", "must be
   called before"), the voice third-party tool listings share and formal API references
@@ -127,6 +129,33 @@ def google_discovery_docs() -> Iterator[str]:
     folder = package_dir("googleapiclient") / "discovery_cache" / "documents"
     for path in sorted(folder.glob("*.json")):
         yield from _strings_under(read_json(path), "description")
+
+
+_SLOT_KEYS = ("title", "default", "enum")
+
+
+def _slot_values(node: Any) -> Iterator[str]:
+    """Every string title, default and enum value at any depth."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in _SLOT_KEYS:
+                yield from (x for x in (v if isinstance(v, list) else [v]) if isinstance(x, str))
+            yield from _slot_values(v)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _slot_values(item)
+
+
+def value_slot_texts() -> list[str]:
+    """The distinct titles, defaults and enum values of botocore's service models and
+    Google's discovery documents that hold a sentence as the detector reads them (three
+    words or more, identifiers spelled: `AGENT_ASSIST_CONVERSATIONS`), sorted: the real
+    benign counterpart of an instruction planted in a value slot."""
+    folder = package_dir("googleapiclient") / "discovery_cache" / "documents"
+    paths = sorted((package_dir("botocore") / "data").glob("*/*/service-2.json*"))
+    paths += sorted(folder.glob("*.json"))
+    found = {text for path in paths for text in _slot_values(read_json(path))}
+    return sorted(text for text in found if sentences(text))
 
 
 # standard-library folders that are test suites, demos or legacy tooling, not API docs
