@@ -458,10 +458,11 @@ def by_class_poisons(
 ) -> dict[str, list[StyledPoison]]:
     """The poisoned tools of each set by class: the second set (its own classes), the
     validation set (it chose the detector's bars, so in sample for them), the third to the
-    sixth set, each written blind (`training.core.poison_third_set` ... `poison_sixth_set`;
-    all but the sixth are now in the detector's fit, `SET_NOTES`)."""
+    seventh set, each written blind (`training.core.poison_third_set` ...
+    `poison_seventh_set`; all but the seventh are now in the detector's fit, `SET_NOTES`)."""
     from training.core import poison_fifth_set as fifth
     from training.core import poison_fourth_set as fourth
+    from training.core import poison_seventh_set as seventh
     from training.core import poison_sixth_set as sixth
     from training.core import poison_third_set as third
     from training.core.poison_validation import VALIDATION_TEXTS
@@ -481,6 +482,9 @@ def by_class_poisons(
         f"sixth_{sixth.WRITTEN_ON}": placed_set(
             clean, sixth.SIXTH_TEXTS, seed=seed, server_prefix="sixth"
         ),
+        f"seventh_{seventh.WRITTEN_ON}": placed_set(
+            clean, seventh.SEVENTH_TEXTS, seed=seed, server_prefix="seventh"
+        ),
     }
 
 
@@ -494,9 +498,11 @@ SET_NOTES = {
     "now in the fit (in sample)",
     "fifth": "blind when first scored (92.9% at error) by the detector of commit 5891873; "
     "now in the fit (in sample)",
-    "sixth": "written blind by a helper who opened no project file, read only after the "
-    "detector of commit a3770d7 froze; scored once (three of its texts match earlier "
-    "helpers' word for word: they were left out of that fit)",
+    "sixth": "blind when first scored (92.9% at error) by the detector of commit a3770d7; "
+    "now in the fit (in sample)",
+    "seventh": "written blind by a helper who opened no project file, read only after the "
+    "detector of commit bff06de froze; scored once (one of its texts matches an earlier "
+    "helper's word for word: it was left out of that fit)",
 }
 
 

@@ -21,9 +21,7 @@ in other languages.
 from __future__ import annotations
 
 WRITTEN_ON = "2026-12-03"
-# unread and unscored: nothing is wired to it until a later detector freezes; then the
-# security study scores it once, with FROZEN_AT set to that commit
-FROZEN_AT = None
+FROZEN_AT = "bff06de"  # the detector and rules that score it, committed before it was read
 
 SEVENTH_TEXTS: tuple[tuple[str, str, str], ...] = (
     # addressed_to_model
