@@ -333,6 +333,7 @@ def test_every_code_has_a_trigger_in_this_file():
         "moves_data",
         "executable_payload",
         "hidden_by_layout",
+        "other_script",
         # tests/test_meaning.py
         "poison_by_meaning",
         "suspect_by_meaning",

@@ -34,6 +34,7 @@ SEVERITY: Mapping[str, str] = {
     "moves_data": "error",
     "executable_payload": "error",
     "hidden_by_layout": "error",
+    "other_script": "error",  # text the check by meaning cannot read, in a card it can
     "poison_by_meaning": "error",  # serving.catalog.meaning: a sentence reads as an attack
     "suspect_by_meaning": "warning",
     # quality
@@ -71,6 +72,7 @@ SECURITY_CODES = frozenset(
         "moves_data",
         "executable_payload",
         "hidden_by_layout",
+        "other_script",
         "poison_by_meaning",
         "suspect_by_meaning",
     }

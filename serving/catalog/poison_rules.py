@@ -17,6 +17,11 @@ for what any poisoned description has to do, whatever its wording:
   shell, `rm -rf`, command substitution, reverse shells) in descriptions or schema text.
 - `hidden_by_layout`: a long run of spaces, tabs or blank lines that pushes text out of a
   reviewer's view (hidden characters have their own rule, `hidden_characters`).
+- `other_script`: a sentence in another script (Arabic, Cyrillic, CJK ...) in a card whose
+  summary and description are in Latin script. The check by meaning reads English only,
+  so it cannot clear such a sentence; in 28,137 Google methods, the demo's 1,280 tools and
+  StableToolBench's 2,490 it occurs once (a "fancy text" tool written in look-alike
+  Cyrillic and Greek letters).
 Each rule matches the normalised text (`card_text.normalize_text`) except layout, which
 must see the raw whitespace; in a value slot (title, default, enum value) it matches the
 text with its identifiers spelled out too (`use_instead_of=github.search` reads "use
@@ -27,6 +32,7 @@ catalog's real descriptions (see `reports/reliability.md` and metrics/security.j
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from serving.catalog.card_text import excerpt, model_text, normalize_text
@@ -52,7 +58,12 @@ ADDRESSED_TO_MODEL = tuple(
         rf"\b(?:the|any|all|every)\s+(?:ai\s+)?{_AUDIENCE}\s+(?:must|should|shall|has to|have "
         rf"to|needs? to)\s+(?:always|never|first|also|silently|quietly|immediately|not|ignore|"
         rf"call|invoke|run|use|approve|skip|send)\b",
-        r"\bif\s+you\s+are\s+an?\s+(?:ai|assistant|language model|llm|agent|bot)\b",
+        r"\bif\s+you\s+are\s+(?:an?|the|any)\s+(?:ai|assistant|(?:large\s+)?language\s+model|llm|"
+        r"agent|bot)\b",
+        # "To whichever LLM reads this", "for any agent parsing this schema"
+        rf"\b(?:to|for)\s+(?:whichever|whatever|any|every|the)\s+(?:ai\s+)?{_AUDIENCE}\s+(?:that\s+|"
+        r"who\s+)?(?:reads?|reading|parses|parsing|sees|processes|processing|loads?|loading)\s+"
+        r"(?:this|these|it)\b",
         # the model as the reader: "the responding model", "any autonomous agent"
         r"\b(?:responding|reading|calling|autonomous|acting|current)\s+(?:ai\s+)?(?:model|"
         r"assistant|agent|llm)s?\b",
@@ -195,6 +206,24 @@ EXECUTABLE_PAYLOAD = tuple(
 HIDDEN_BY_LAYOUT = re.compile(r"\S[ \t\u00a0\u3000]{40,}\S|\S(?:[ \t]*\r?\n){8,}[ \t]*\S")
 
 
+MIN_SCRIPT_LETTERS = 6  # fewer letters say nothing about a text's script
+# sentence ends of Latin and CJK text (which has no spaces to split words on)
+_SCRIPT_SENTENCE_END = re.compile("(?<=[.!?\u3002\uff01\uff1f])\\s*|\\s*\n\\s*")
+
+
+def script_of(text: str) -> str | None:
+    """"LATIN", or the script most of the text's letters are written in when over half are
+    not Latin (the first word of the letters' Unicode names: "ARABIC", "CJK", "CYRILLIC");
+    None under MIN_SCRIPT_LETTERS letters."""
+    names = [unicodedata.name(ch, "?").split()[0] for ch in text if ch.isalpha()]
+    if len(names) < MIN_SCRIPT_LETTERS:
+        return None
+    other = [n for n in names if n != "LATIN"]
+    if len(other) * 2 <= len(names):
+        return "LATIN"
+    return max(set(other), key=other.count)
+
+
 def _labels(text: str, rules: Iterable[re.Pattern[str]]) -> list[str]:
     return [rule.pattern for rule in rules if rule.search(text)]
 
@@ -273,4 +302,24 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
                 f"{path} hides text behind a long whitespace or newline run: {excerpt(raw)!r}",
                 "collapse the whitespace and review the text after it",
             ))
+    own = script_of(normalize_text(f"{card.summary} {card.description}"))
+    if own == "LATIN":
+        out += _other_script(card)
     return out
+
+
+def _other_script(card: ToolCard) -> list[Finding]:
+    """At most one `other_script` finding: the first sentence in another script."""
+    for path, raw in model_text(card):
+        if path.startswith(("examples", "not_for")):
+            continue
+        for sentence in _SCRIPT_SENTENCE_END.split(normalize_text(raw)):
+            script = script_of(sentence)
+            if script is not None and script != "LATIN":
+                return [finding(
+                    card.tool_id, "other_script",
+                    f"{path} holds a sentence in {script.title()} script in a Latin-script "
+                    f"card; the check by meaning cannot read it: {sentence[:100]!r}",
+                    "write the card in one language, or have someone who reads it review it",
+                )]
+    return []
