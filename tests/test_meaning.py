@@ -34,8 +34,10 @@ from training.core.lint_detector import (
 )
 from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_TEXTS
+from training.core.poison_eighth_set import EIGHTH_TEXTS
 from training.core.poison_fifth_set import FIFTH_TEXTS
 from training.core.poison_fourth_set import FOURTH_TEXTS
+from training.core.poison_ninth_set import NINTH_TEXTS
 from training.core.poison_seventh_set import SEVENTH_TEXTS
 from training.core.poison_sixth_set import SIXTH_TEXTS
 from training.core.poison_styles import PLACES, place_text, placed_set, set_rates
@@ -50,9 +52,11 @@ from training.train_lint import fit_corpus
 
 @pytest.mark.parametrize("texts", [TRAIN_TEXTS, MORE_TEXTS, EMBEDDED, OVERT, INDIRECT,
                                    MULTILINGUAL, VALIDATION_TEXTS, THIRD_TEXTS, FOURTH_TEXTS,
-                                   FIFTH_TEXTS, SIXTH_TEXTS, SEVENTH_TEXTS],
+                                   FIFTH_TEXTS, SIXTH_TEXTS, SEVENTH_TEXTS, EIGHTH_TEXTS,
+                                   NINTH_TEXTS],
                          ids=["train", "more", "embedded", "overt", "indirect", "multilingual",
-                              "validation", "third", "fourth", "fifth", "sixth", "seventh"])
+                              "validation", "third", "fourth", "fifth", "sixth", "seventh",
+                              "eighth", "ninth"])
 def test_every_by_class_set_uses_the_detectors_classes_and_places(texts):
     assert {cls for cls, _, _ in texts} == set(ATTACK_CLASSES)
     assert {place for _, place, _ in texts} <= set(PLACES)
@@ -63,7 +67,7 @@ def test_every_by_class_set_uses_the_detectors_classes_and_places(texts):
 def test_the_fit_holds_no_text_of_a_set_that_judges_it():
     attacks, _, left_out = fit_corpus()
     fit = {text for _, _, text in attacks}
-    assert not fit & {text for _, _, text in SEVENTH_TEXTS}  # blind until scored
+    assert not fit & {text for _, _, text in NINTH_TEXTS}  # blind until scored
     assert not fit & {text for _, _, text in VALIDATION_TEXTS}  # judges every refit
     assert {text for _, _, text in SIXTH_TEXTS} <= fit  # spent: scored once, then fit
     assert left_out == 3  # earlier helpers' texts that a blind set's helper rewrote word for word

@@ -36,6 +36,7 @@ from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.core.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
 from training.core.poison_fifth_set import FIFTH_TEXTS
 from training.core.poison_fourth_set import FOURTH_TEXTS
+from training.core.poison_ninth_set import NINTH_TEXTS
 from training.core.poison_seventh_set import SEVENTH_TEXTS
 from training.core.poison_sixth_set import SIXTH_TEXTS
 from training.core.poison_third_set import THIRD_TEXTS
@@ -55,11 +56,15 @@ SECTION = "lint_detector"
 DETECTOR_FILE = "detector.json"
 # `training.core.poison_voices_<name>`: attack texts and hard benign lines, one voice each
 VOICES = ("embedded", "overt", "indirect", "multilingual")
-# blind sets already scored once by an earlier detector: spent as measures, so they fit
+# blind sets already scored once by an earlier detector: spent as measures, so they fit.
+# The seventh (scored) and the eighth (read in part before any freeze, never scored) wait:
+# fit beside the rest, in two refits, they moved StableToolBench's false alarms at error
+# from 0.44% to 0.84% and 1.12% (docs/experiments.md)
 SPENT_SETS = THIRD_TEXTS + FOURTH_TEXTS + FIFTH_TEXTS + SIXTH_TEXTS
-# sets that judge the detector: a fit text equal to one of theirs is left out of the fit
-# (helpers writing blind sometimes land on the same words as an earlier helper)
-JUDGING_SETS = VALIDATION_TEXTS + SEVENTH_TEXTS
+# sets that judge the detector (the seventh did, and waits): a fit text equal to one of
+# theirs is left out of the fit (helpers writing blind sometimes land on the same words as
+# an earlier helper)
+JUDGING_SETS = VALIDATION_TEXTS + SEVENTH_TEXTS + NINTH_TEXTS
 
 
 def fit_corpus() -> tuple[tuple[tuple[str, str, str], ...], tuple[str, ...], int]:
