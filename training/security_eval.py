@@ -458,10 +458,12 @@ def by_class_poisons(
 ) -> dict[str, list[StyledPoison]]:
     """The poisoned tools of each set by class: the second set (its own classes), the
     validation set (it chose the detector's bars, so in sample for them), the third to the
-    seventh set, each written blind (`training.core.poison_third_set` ...
-    `poison_seventh_set`; all but the seventh are now in the detector's fit, `SET_NOTES`)."""
+    seventh and the ninth set, each written blind (`training.core.poison_third_set` ...
+    `poison_ninth_set`; the third to the sixth are now in the detector's fit, `SET_NOTES`;
+    the eighth was read in part before any freeze and only ever fits)."""
     from training.core import poison_fifth_set as fifth
     from training.core import poison_fourth_set as fourth
+    from training.core import poison_ninth_set as ninth
     from training.core import poison_seventh_set as seventh
     from training.core import poison_sixth_set as sixth
     from training.core import poison_third_set as third
@@ -485,6 +487,9 @@ def by_class_poisons(
         f"seventh_{seventh.WRITTEN_ON}": placed_set(
             clean, seventh.SEVENTH_TEXTS, seed=seed, server_prefix="seventh"
         ),
+        f"ninth_{ninth.WRITTEN_ON}": placed_set(
+            clean, ninth.NINTH_TEXTS, seed=seed, server_prefix="ninth"
+        ),
     }
 
 
@@ -500,9 +505,10 @@ SET_NOTES = {
     "now in the fit (in sample)",
     "sixth": "blind when first scored (92.9% at error) by the detector of commit a3770d7; "
     "now in the fit (in sample)",
-    "seventh": "written blind by a helper who opened no project file, read only after the "
-    "detector of commit bff06de froze; scored once (one of its texts matches an earlier "
-    "helper's word for word: it was left out of that fit)",
+    "seventh": "blind when first scored (91.4% at error) by the detector of commit bff06de; "
+    "its misses informed two rules since; not in the fit yet",
+    "ninth": "written blind by a helper who opened no project file, read only after the "
+    "detector and rules of commit 6936c34 froze; scored once",
 }
 
 

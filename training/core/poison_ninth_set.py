@@ -9,8 +9,7 @@ them written in languages other than English).
 from __future__ import annotations
 
 WRITTEN_ON = "2026-12-03"
-# unread and unscored until a detector freezes; then the security study scores it once
-FROZEN_AT = None
+FROZEN_AT = "6936c34"  # the detector and rules that score it, committed before it was read
 
 NINTH_TEXTS: tuple[tuple[str, str, str], ...] = (
     # addressed_to_model
