@@ -14,8 +14,8 @@ Three disjoint sources, so no text both fits the weights and sets a bar:
   `max_benign_error_rate` of the time; the warning bar the same at `max_benign_warning_rate`;
   the slot bar the same at `max_slot_error_rate` over the real value slots
   (`real_benign.value_slot_texts`), kept between the other two;
-- reported, never fitted or tuned on: the second poisoned set, the blind sixth set and
-  real catalogs (`training.security_eval`). A blind set joins the fit once it has been
+- reported, never fitted or tuned on: the second poisoned set, each blind set until it is
+  scored, and real catalogs (`training.security_eval`). A blind set joins the fit once it has been
   scored by the detector it was frozen against (`training.train_lint.SPENT_SETS`).
 """
 
