@@ -80,16 +80,30 @@ def _schema_strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
             yield from _schema_strings(sub, f"{path}[{i}]")
 
 
+def _model_read(value: Any, path: str) -> list[tuple[str, str]]:
+    """The strings of a schema or annotation object a model reads: every string value and
+    every property name (`<path>.properties.<name>.name`: a name can carry an instruction
+    as well as a description can); other keys are the schema's own vocabulary."""
+    out = []
+    for p, t in _schema_strings(value, path):
+        if not p.endswith("#key"):
+            out.append((p, t))
+        elif p.removesuffix(f".{t}#key").endswith(".properties"):
+            out.append((f"{p.removesuffix('#key')}.name", t))
+    return out
+
+
 def model_text(card: ToolCard) -> list[tuple[str, str]]:
-    """(field path, text) for every piece of prose the model may read."""
+    """(field path, text) for every piece of prose the model may read: summary,
+    description, title, examples, every string of `annotations`, and the strings and
+    property names of the input and output schemas (`$defs` included)."""
     out = [("summary", card.summary), ("description", card.description)]
+    out += [("title", card.title)]
     out += [(f"examples[{i}]", t) for i, t in enumerate(card.examples)]
     out += [(f"not_for[{i}]", t) for i, t in enumerate(card.not_for)]
-    out += [
-        (p, t)
-        for p, t in _schema_strings(card.input_schema, "input_schema")
-        if not p.endswith("#key")
-    ]
+    out += _model_read(card.annotations, "annotations")
+    out += _model_read(card.input_schema, "input_schema")
+    out += _model_read(card.output_schema, "output_schema")
     return [(p, t) for p, t in out if t]
 
 

@@ -7,7 +7,8 @@ listed in `derived`, so a reviewer (and `toolsift lint`) can tell authored field
 guessed ones. The original description is kept verbatim in `description`.
 
 Formats (`FORMATS`):
-- `mcp`: `{"tools": [{name, title?, description, inputSchema, annotations?}]}`, also the
+- `mcp`: `{"tools": [{name, title?, description, inputSchema, outputSchema?, annotations?}]}`
+  (title, annotations and outputSchema are kept on the card as sent), also the
   whole JSON-RPC response (`{"result": {"tools": [...]}}`) or a bare list of tools.
   Risk follows the annotations: `destructiveHint: true` -> destructive (also when
   `readOnlyHint` is set too); else `readOnlyHint: true` -> read_only; else write (a tool
@@ -62,6 +63,7 @@ class ForeignTool:
     input_schema: Mapping[str, Any]
     title: str = ""
     annotations: Mapping[str, Any] | None = None  # MCP only; None = format has none
+    output_schema: Mapping[str, Any] | None = None  # MCP only
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,9 @@ def parse_mcp(entry: Mapping[str, Any]) -> ForeignTool:
         input_schema=_schema(entry, "inputSchema", required=True),
         title=title,
         annotations=annotations,
+        output_schema=_schema(entry, "outputSchema", required=False)
+        if entry.get("outputSchema") is not None
+        else None,
     )
 
 
@@ -239,6 +244,10 @@ def tool_to_card_noted(tool: ForeignTool, opts: ImportOptions) -> tuple[ToolCard
         "trust": opts.trust,
         "description": tool.description,
         "derived": derived,
+        # kept as sent: the model reads them, so the lint must
+        "title": tool.title,
+        "annotations": dict(tool.annotations or {}),
+        "output_schema": dict(tool.output_schema or {}),
     }
     return ToolCard.from_dict(record), note
 

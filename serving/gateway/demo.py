@@ -1,7 +1,8 @@
 """`toolsift demo-server`: a catalog served as a live MCP server with fake results.
 
-Every card becomes a tool with its description, input schema and risk annotations
-(read_only -> readOnlyHint, destructive -> destructiveHint). Results are deterministic:
+Every card becomes a tool with its title, description, input and output schemas and risk
+annotations (read_only -> readOnlyHint, destructive -> destructiveHint; the card's
+`annotations.title` as the annotations' title). Results are deterministic:
 the same tool and arguments always give the same fake records (seeded by their hash),
 so gateway sessions and tests can be replayed. Tool names are `server.tool` ids
 (`tool_names: "qualified"` in the gateway config), so one process serves many catalog
@@ -45,14 +46,21 @@ def demo_tools(cards: Sequence[ToolCard], opts: DemoOptions) -> list[types.Tool]
     return [
         types.Tool(
             name=c.tool_id if opts.qualified else c.name,
+            title=c.title or None,
             description=opts.edits.get(c.tool_id, c.description),
             input_schema=dict(c.input_schema),
+            output_schema=dict(c.output_schema) or None,
             annotations=types.ToolAnnotations(
-                read_only_hint=c.risk == "read_only", destructive_hint=c.risk == "destructive"
+                title=_str_or_none(c.annotations.get("title")),
+                read_only_hint=c.risk == "read_only", destructive_hint=c.risk == "destructive",
             ),
         )
         for c in cards
     ]
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def fake_result(card: ToolCard, args: Mapping[str, Any], n_items: int) -> dict[str, Any]:

@@ -128,19 +128,29 @@ def check_json_value(value: Any, where: str, *, max_depth: int = 64) -> None:
 
 
 def _check_json_schema(schema: Mapping[str, Any]) -> None:
-    """`schema` is a valid Draft 2020-12 JSON Schema. jsonschema is imported here, not at
-    module level: a bundle's cards skip this check, and the import is ~0.3 s of a one-shot
-    call."""
-    from jsonschema import Draft202012Validator
+    """`schema` is a valid JSON Schema: of the draft its `$schema` names, else Draft
+    2020-12 or Draft 7 (many MCP servers emit Draft 7, e.g. `items` as a list). jsonschema
+    is imported here, not at module level: a bundle's cards skip this check, and the
+    import is ~0.3 s of a one-shot call."""
+    from jsonschema import Draft7Validator, Draft202012Validator
     from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
 
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as err:
-        where = "/".join(str(p) for p in err.path) or "<root>"
-        raise FieldError(
-            "input_schema", f"invalid JSON Schema at {where}: {err.message}"
-        ) from None
+    drafts = (
+        [validator_for(schema)]
+        if "$schema" in schema
+        else [Draft202012Validator, Draft7Validator]
+    )
+    first: SchemaError | None = None
+    for draft in drafts:
+        try:
+            draft.check_schema(dict(schema))
+            return
+        except SchemaError as err:
+            first = first or err
+    assert first is not None
+    where = "/".join(str(p) for p in first.path) or "<root>"
+    raise FieldError("input_schema", f"invalid JSON Schema at {where}: {first.message}")
 
 
 def _plainly_valid(value: Any, max_depth: int) -> bool:
@@ -262,6 +272,11 @@ class ToolCard:
     # security warnings of the lint on a third-party card (`serving.catalog.lint.
     # mark_cautions`): the tool reaches a menu only at `runtime.caution_bar` relevance
     cautions: tuple[str, ...] = ()
+    # what else an MCP server sends the model beside the description (read by the lint,
+    # compared by the gateway's rug-pull check; never indexed): empty when it sent none
+    title: str = ""
+    annotations: Mapping[str, Any] = field(default_factory=dict)
+    output_schema: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def mutates(self) -> bool:
@@ -304,6 +319,13 @@ class ToolCard:
         check_json_value(schema, "input_schema", max_depth=MAX_SCHEMA_DEPTH)
         if check_schema:
             _check_json_schema(schema)
+        extras = {}
+        for key in ("annotations", "output_schema"):
+            value = data.get(key) or {}
+            if not isinstance(value, Mapping):
+                raise FieldError(key, "expected a JSON object")
+            check_json_value(value, key, max_depth=MAX_SCHEMA_DEPTH)
+            extras[key] = dict(value)
         added_at = _str(data, "added_at", default="1970-01-01")
         try:
             date.fromisoformat(added_at[:10])
@@ -335,6 +357,8 @@ class ToolCard:
             description=_str(data, "description", default=""),
             derived=_str_tuple(data, "derived"),
             cautions=_str_tuple(data, "cautions"),
+            title=_str(data, "title", default=""),
+            **extras,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -366,6 +390,12 @@ class ToolCard:
             out["derived"] = list(self.derived)
         if self.cautions:
             out["cautions"] = list(self.cautions)
+        if self.title:
+            out["title"] = self.title
+        if self.annotations:
+            out["annotations"] = dict(self.annotations)
+        if self.output_schema:
+            out["output_schema"] = dict(self.output_schema)
         return out
 
 
