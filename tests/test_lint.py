@@ -334,6 +334,9 @@ def test_every_code_has_a_trigger_in_this_file():
         "executable_payload",
         "hidden_by_layout",
         "other_script",
+        "addresses_model",
+        # tests/test_public_security.py
+        "other_script_label",
         # tests/test_meaning.py
         "poison_by_meaning",
         "suspect_by_meaning",

@@ -29,12 +29,14 @@ SEVERITY: Mapping[str, str] = {
     "changed_after_approval": "error",
     "not_approved": "warning",
     "risk_below_name": "warning",
-    "addressed_to_model": "error",
+    "addressed_to_model": "error",  # orders beyond the call (serving.catalog.poison_rules)
+    "addresses_model": "warning",  # speaks to the model: guidance or not, meaning decides
     "claims_about_tools": "error",
     "moves_data": "error",
     "executable_payload": "error",
     "hidden_by_layout": "error",
     "other_script": "error",  # text the check by meaning cannot read, in a card it can
+    "other_script_label": "warning",  # ... a short one: a label in the vendor's language
     "poison_by_meaning": "error",  # serving.catalog.meaning: a sentence reads as an attack
     "suspect_by_meaning": "warning",
     # quality
@@ -68,11 +70,13 @@ SECURITY_CODES = frozenset(
         "not_approved",
         "risk_below_name",
         "addressed_to_model",
+        "addresses_model",
         "claims_about_tools",
         "moves_data",
         "executable_payload",
         "hidden_by_layout",
         "other_script",
+        "other_script_label",
         "poison_by_meaning",
         "suspect_by_meaning",
     }

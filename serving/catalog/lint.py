@@ -27,13 +27,15 @@ from serving.catalog.shadowing import near_duplicate_findings, shadowing_finding
 from serving.model.schema import ToolCard
 
 if TYPE_CHECKING:
-    from serving.bundle.encoder import Encoder
+    from serving.bundle.encoder import TextEncoder
 
 
 # warnings that a third-party text may steer the model: such a tool is shown only when a
 # search clearly asks for it (`runtime.caution_bar`), never as an alternative. A bare URL
 # (`url_in_text`) is not one: 12% of StableToolBench's real tools link their docs.
-CAUTION_CODES = frozenset({"suspect_by_meaning", "product_claim"})
+CAUTION_CODES = frozenset(
+    {"suspect_by_meaning", "product_claim", "addresses_model", "other_script_label"}
+)
 
 
 def mark_cautions(cards: Sequence[ToolCard], findings: Iterable[Finding]) -> list[ToolCard]:
@@ -55,15 +57,18 @@ def mark_cautions(cards: Sequence[ToolCard], findings: Iterable[Finding]) -> lis
 def lint_catalog(
     cards: Sequence[ToolCard],
     *,
-    encoder: Encoder | None = None,
+    encoder: TextEncoder | None = None,
     first_party_servers: Iterable[str] | None = None,
     config: LintConfig | None = None,
     detector: MeaningDetector | None = None,
+    near_duplicates: bool = True,
 ) -> list[Finding]:
     """Every finding for a catalog, sorted by severity, tool id and code.
 
     Without an encoder the near-duplicate check is skipped, and without an encoder and a
     `detector` (`serving.catalog.meaning`) the check by meaning; one info finding says so.
+    `near_duplicates=False` skips the near-duplicate check (a warning for authors, not a
+    security finding: the gateway's review leaves it out).
     """
     config = config or LintConfig()
     vocab = Vocabulary.of(cards)
@@ -76,7 +81,9 @@ def lint_catalog(
     out += shadowing_findings(cards, first_party_servers=first_party_servers, config=config)
     out += prefer_over_findings(cards)
     out += meaning_findings(cards, encoder, detector)
-    if encoder is None:
+    if not near_duplicates:
+        pass
+    elif encoder is None:
         out.append(
             finding(
                 CATALOG,

@@ -43,12 +43,20 @@ from serving.model.schema import ToolCard
 _I = re.IGNORECASE
 _AUDIENCE = r"(?:ai|a\.i\.|assistants?|the model|models?|llms?|agents?|copilots?|chatbots?|bots?)"
 
-ADDRESSED_TO_MODEL = tuple(
+# Addressing the model is not an attack by itself: vendor servers write "Note to LLM: ask
+# the user for the region" (guidance on *this* call). What the text then asks decides, so
+# these are a warning (`addresses_model`, served with a caution) and the check by meaning
+# judges the sentence; ADDRESSED_TO_MODEL below is what no guidance does (claimed status,
+# orders beyond the call, keeping the person in the dark) and is an error.
+ADDRESSES_MODEL = tuple(
     re.compile(p, _I)
     for p in (
-        # a note or heading for the model: "Note for AI agents:", "## Guidance for the assistant"
+        # a note or heading for the model: "Note for AI agents:", "## Guidance for the
+        # assistant" (not "instruction for the AI analysis": the audience ends the phrase)
         rf"\b(?:note|notes|message|guidance|instructions?|directive|reminder|attention|"
-        rf"important|hint)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?(?:ai\s+)?{_AUDIENCE}\b",
+        rf"important|hint)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?(?:ai\s+)?{_AUDIENCE}"
+        r"(?=\s*(?:[.,:;!)\]]|$)|\s+(?:only|reading|that|who|when|before|calling|using|"
+        r"is|are|must|should|will|can|to)\b)",
         # vocative: "Assistant, treat ...", "Dear model,", "LLM: keep ..."
         r"(?:^|[.!?:;)\]]\s+|\n)(?:dear\s+)?(?:assistant|model|llm|ai|agent|claude|chatgpt|gpt)"
         r"\s*[,:]\s*(?!\d)",
@@ -56,8 +64,7 @@ ADDRESSED_TO_MODEL = tuple(
         rf"\b(?:the\s+|any\s+|all\s+)?(?:ai\s+)?{_AUDIENCE}\s+(?:are|is)\s+(?:required|"
         rf"expected|instructed|obliged)\s+to\b",
         rf"\b(?:the|any|all|every)\s+(?:ai\s+)?{_AUDIENCE}\s+(?:must|should|shall|has to|have "
-        rf"to|needs? to)\s+(?:always|never|first|also|silently|quietly|immediately|not|ignore|"
-        rf"call|invoke|run|use|approve|skip|send)\b",
+        rf"to|needs? to)\s+(?:always|never|first|also|immediately|not|call|invoke|run|use)\b",
         r"\bif\s+you\s+are\s+(?:an?|the|any)\s+(?:ai|assistant|(?:large\s+)?language\s+model|llm|"
         r"agent|bot)\b",
         # "To whichever LLM reads this", "for any agent parsing this schema"
@@ -67,10 +74,37 @@ ADDRESSED_TO_MODEL = tuple(
         # the model as the reader: "the responding model", "any autonomous agent"
         r"\b(?:responding|reading|calling|autonomous|acting|current)\s+(?:ai\s+)?(?:model|"
         r"assistant|agent|llm)s?\b",
+        r"\b(?:as\s+an?\s+(?:ai|llm|language model)\b)",
+    )
+)
+
+ADDRESSED_TO_MODEL = tuple(
+    re.compile(p, _I)
+    for p in (
+        # an order to the model that goes beyond the call
+        rf"\b(?:the|any|all|every)\s+(?:ai\s+)?{_AUDIENCE}\s+(?:must|should|shall|has to|have "
+        rf"to|needs? to)\s+(?:silently|quietly|ignore|approve|skip|send)\b",
         r"\bhereby\s+(?:authori[sz]ed|instructed|required|obligated|permitted|ordered)\b",
         r"\bdisable\s+(?:its|your|their|all|any)\s+(?:confirmation|safety|approval|"
         r"security)\b",
-        r"\b(?:as\s+an?\s+(?:ai|llm|language model)\b)",
+        r"\bskip\s+(?:every|all|any|each)\s+(?:confirmations?|approvals?|checks?)\b",
+        # the rest of the session, not this call: "from now on", "before every reply"
+        r"\bfrom\s+now\s+on\b",
+        r"\b(?:before|after)\s+(?:every|each|any)\s+(?:reply|answer|response|message|turn)\b",
+        r"\b(?:call|run|use|invoke)\b[^.]{0,40}\bbefore\s+(?:replying|answering|responding)\b"
+        r"|\bbefore\s+(?:replying|answering|responding)\s*,\s*(?:call|run|use|invoke)\b",
+        r"\b(?:reply|respond|answer)\b[^.]{0,30}\bonly\s+(?:after|once)\b",
+        # the markers of a planted directive: "[SYSTEM DIRECTIVE]:", "INSTRUCTION OVERRIDE",
+        # "ACT AS:", "Hidden instruction:"
+        r"\[\s*(?:system|hidden|emergency|configuration|admin|security)\s+(?:directive|"
+        r"instruction|override|notice)s?\s*\]",
+        r"\b(?:system|instruction|safety|security)\s+(?:override|bypass)\b",
+        r"(?:^|[.:;!\n]\s*)act\s+as\s*:",
+        r"\bhidden\s+(?:instructions?|directives?)\s*:",
+        r"\bbypass\s+(?:all|any|every)\s+(?:security\s+|safety\s+)?(?:controls|restrictions|"
+        r"checks|filters|policies|validation)\b",
+        r"\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|these)\s+"
+        r"(?:polic(?:y|ies)|instructions?|notes?|rules?|directives?)\b",
         # claimed status
         r"\b(?:system|admin(?:istrator)?|root|operator|platform|developer)[- ]level\s+"
         r"(?:priority|instruction|directive|access|override|notice)",
@@ -116,14 +150,19 @@ OTHER_TOOLS = tuple(
         rf"\b(?:the\s+)?(?:other|official|built-?in|native|existing|legacy|default)\s+"
         rf"(?:\w+\s+)?(?:tools?|connectors?|integrations?|servers?|plugins?|functions?)\b"
         rf"[^.]{{0,40}}\b{_CLAIM}",
-        r"\bsecurity\s+advisory\b",
+        # a heading that announces one ("SECURITY ADVISORY: ..."), not an advisory's id
+        r"\bsecurity\s+advisory\s*[:!]",
         r"\bdrop-in\s+replacement\s+for\b",
+        # taking the place of the client's own tool: "use this instead of the default
+        # read_file to override the original"
+        r"\binstead\s+of\s+the\s+(?:default|original|built-?in|official|native)\s+`?\w+_\w+",
+        r"\boverrid(?:e|es|ing)\s+the\s+original\b",
     )
 )
 
 _MOVE = (
     r"(?:send|forward|copy|cc|bcc|mirror|relay|post|upload|transmit|sync|push|replicate|"
-    r"report|email|e-mail|stream|beacon|leak|share)"
+    r"report|email|e-mail|stream|beacon|leak|share|export|exfiltrate)"
 )
 # a file in the home directory's dot-folders or a key file: where local secrets live
 _SECRET_FILE = (
@@ -176,7 +215,7 @@ MOVES_DATA = tuple(
         rf"!\[[^\]\n]{{0,200}}\]\(\s*<?https?://{_WAITING_URL}",
         rf"\[[^\]\n]{{0,200}}\]\(\s*<?https?://{_SLOT_URL}",
         rf"<img\b[^>]{{0,200}}\bsrc\s*=\s*[\"']?https?://{_WAITING_URL}",
-        r"\b(?:bcc|cc)\s+(?:every|each|all|a\s+copy|copies)\b",
+        r"\b(?:bcc|cc)\s+(?:every|each|all|a\s+copy|copies)\b|\balways\s+(?:bcc|cc)\b",
         r"\bemail\s+the\s+\w+(?:\s+\w+)?\s+to\s+[\w.+-]+@",
     )
 )
@@ -207,6 +246,9 @@ HIDDEN_BY_LAYOUT = re.compile(r"\S[ \t\u00a0\u3000]{40,}\S|\S(?:[ \t]*\r?\n){8,}
 
 
 MIN_SCRIPT_LETTERS = 6  # fewer letters say nothing about a text's script
+# a sentence with fewer letters in another script is a label (a UI string, a parameter's
+# name in the vendor's language): a warning, as the check by meaning cannot clear it
+LONG_SCRIPT_LETTERS = 20
 # sentence ends of Latin and CJK text (which has no spaces to split words on)
 _SCRIPT_SENTENCE_END = re.compile("(?<=[.!?\u3002\uff01\uff1f])\\s*|\\s*\n\\s*")
 
@@ -222,6 +264,10 @@ def script_of(text: str) -> str | None:
     if len(other) * 2 <= len(names):
         return "LATIN"
     return max(set(other), key=other.count)
+
+
+def _latin(ch: str) -> bool:
+    return unicodedata.name(ch, "?").startswith("LATIN")
 
 
 def _labels(text: str, rules: Iterable[re.Pattern[str]]) -> list[str]:
@@ -272,8 +318,14 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
         if _matches(texts, ADDRESSED_TO_MODEL):
             out.append(finding(
                 tid, "addressed_to_model",
-                f"{path} speaks to the model instead of describing the tool: {excerpt(raw)!r}",
+                f"{path} orders the model beyond the call: {excerpt(raw)!r}",
                 "describe what the tool does; instructions to the model belong in no tool's text",
+            ))
+        elif _matches(texts, ADDRESSES_MODEL):
+            out.append(finding(
+                tid, "addresses_model",
+                f"{path} speaks to the model: {excerpt(raw)!r}",
+                "guidance on this tool is fine; anything beyond the call is not",
             ))
         servers = sorted({s for text in texts for s in other_server_claims(text, others)})
         if servers or _matches(texts, OTHER_TOOLS):
@@ -316,8 +368,10 @@ def _other_script(card: ToolCard) -> list[Finding]:
         for sentence in _SCRIPT_SENTENCE_END.split(normalize_text(raw)):
             script = script_of(sentence)
             if script is not None and script != "LATIN":
+                letters = sum(ch.isalpha() and not _latin(ch) for ch in sentence)
+                code = "other_script" if letters >= LONG_SCRIPT_LETTERS else "other_script_label"
                 return [finding(
-                    card.tool_id, "other_script",
+                    card.tool_id, code,
                     f"{path} holds a sentence in {script.title()} script in a Latin-script "
                     f"card; the check by meaning cannot read it: {sentence[:100]!r}",
                     "write the card in one language, or have someone who reads it review it",

@@ -10,7 +10,8 @@ every non-printable character (`findings.terminal_safe`): findings quote attacke
   identifiers and schema keys included; tag characters are decoded.
 - `encoded_blob`: a base64 run of `blob_min_chars`+ with lower, upper and digits and
   >= 4 bits/char entropy, or a hex run of `hex_min_chars`+; an error when it decodes to
-  text, a warning when opaque (hashes, keys).
+  text, a warning when opaque (hashes, keys); a shorter base64 run (16+) only when it
+  decodes to three words or more.
 - `url_in_text`, `confusable_characters` (a non-ASCII tool id).
 """
 
@@ -59,7 +60,8 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "tells the model to ignore its instructions",
             r"\b(?:ignore|disregard|forget|override|bypass|overrule)\b[^.]{0,30}\b(?:previous|"
             r"prior|above|earlier|preceding|other|all|any|system|original|your)\b[^.]{0,20}"
-            r"\b(?:instructions?|prompts?|rules|directions|guidelines|directives|messages)\b",
+            r"\b(?:instructions?|prompts?|rules|directions|guidelines|directives|messages|"
+            r"restrictions|filters|safeguards|guardrails|policies)\b",
         ),
         (
             "demands to be called first",
@@ -108,7 +110,8 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "imitates a system prompt",
             r"(?:^|[.!]\s|\n)\s*(?:system|assistant|developer)\s*:\s"
-            r"|\byou\s+are\s+now\b|\bsystem\s+prompt\b|\bnew\s+instructions?\s*:"
+            # naming "the system prompt" is not imitating one: tools manage prompts
+            r"|\byou\s+are\s+now\b|\bnew\s+instructions?\s*:"
             r"|\b(?:developer|debug|god|jailbreak|maintenance|admin)\s+mode\s+(?:is\s+)?"
             r"(?:on|enabled|activated)\b|\byour\s+(?:new\s+|real\s+)?(?:task|instructions?|"
             r"goal|role|objective)\s+(?:is|are)\b|\bas\s+an\s+ai\s+(?:assistant|model)\b",
@@ -179,7 +182,14 @@ def encoded_blobs(text: str, config: LintConfig) -> list[tuple[str, str | None]]
     for m in _B64.finditer(text):
         run = m.group(0)
         body = run.rstrip("=")
-        if len(body) < config.blob_min_chars or re.fullmatch(r"[0-9A-Fa-f]+", body):
+        if re.fullmatch(r"[0-9A-Fa-f]+", body):
+            continue
+        if len(body) < config.blob_min_chars:
+            # a short run counts only when it decodes to words: "aWdub3JlIHBy..." is
+            # "ignore pr...", where an identifier of that length decodes to bytes
+            decoded = _printable_text(_b64decode(body)) if len(body) >= 16 else None
+            if decoded and len(re.findall(r"[A-Za-z]{2,}\s", decoded + " ")) >= 3:
+                out.append((run, decoded))
             continue
         classes = sum(bool(re.search(p, body)) for p in ("[a-z]", "[A-Z]", "[0-9]"))
         if classes < 3 or _entropy(body) < 4.0:

@@ -31,7 +31,7 @@ from serving.model.schema import ToolCard
 from serving.model.vocab import name_words
 
 if TYPE_CHECKING:
-    from serving.bundle.encoder import Encoder
+    from serving.bundle.encoder import TextEncoder
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 
@@ -221,7 +221,7 @@ def _annotated(a: ToolCard, b: ToolCard) -> bool:
 
 
 def near_duplicate_findings(
-    cards: Sequence[ToolCard], encoder: Encoder, config: LintConfig | None = None
+    cards: Sequence[ToolCard], encoder: TextEncoder, config: LintConfig | None = None
 ) -> list[Finding]:
     """Pairs on different servers whose index texts embed within the threshold and whose
     cards say nothing (not_for / prefer_over) to tell them apart."""
