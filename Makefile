@@ -17,7 +17,7 @@ export TOKENIZERS_PARALLELISM := false
 # dvc runs stage commands through the shell: `python` there must be the venv's.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: install demo studies loop test test-all lint clean bench
+.PHONY: install demo studies loop test test-all lint clean bench detector
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,18 @@ demo: $(STAMP)
 studies: $(STAMP)
 	$(VENV)/bin/dvc repro studies/dvc.yaml
 	$(VENV)/bin/toolsift report
+
+# The lint's detector by meaning that the package ships (serving/catalog/data/), refit on
+# the project's own corpora, real API documentation, the demo catalog and the fit sources
+# of the public corpus beside the checkout (../shared/security; the judging sources are
+# never read here). Writes metrics/lint_detector.json; the out-of-fold verdicts of the
+# public fit tools go to models/ (they quote public text). About 20 minutes on 2 cores.
+SECURITY_CORPUS ?= ../shared/security
+detector: $(STAMP)
+	$(VENV)/bin/dvc repro demo_world
+	$(PY) -m training.train_lint params.yaml data/demo/catalog.jsonl \
+		serving/catalog/data/lint_detector.json.gz metrics/lint_detector.json \
+		--public $(SECURITY_CORPUS) --oof models/lint_detector/oof.jsonl
 
 # The feedback loop (loop/dvc.yaml, loop/params.yaml; not part of `make demo`): rounds of a
 # simulated agent on a real gateway over MCP, its traces retrained on and the promoted

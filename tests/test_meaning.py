@@ -15,6 +15,7 @@ from serving.catalog.findings import Finding
 from serving.catalog.lint import lint_catalog
 from serving.catalog.meaning import (
     ATTACK_CLASSES,
+    BENIGN,
     LABELS,
     DetectorError,
     MeaningDetector,
@@ -132,13 +133,20 @@ def test_bar_for_rate_worked_example():
     assert bar_for_rate([0.1, 0.9, 0.5], 1.0) == pytest.approx(1e-6)
 
 
-def _tiny_detector(error_bar=0.9, warning_bar=0.5, slot_bar=None) -> MeaningDetector:
+# the labels of a detector without the guidance label (format 2): the worked numbers
+# below count one safe label
+V2_LABELS = (BENIGN, *ATTACK_CLASSES)
+
+
+def _tiny_detector(
+    error_bar=0.9, warning_bar=0.5, slot_bar=None, labels=V2_LABELS
+) -> MeaningDetector:
     dim, vocab = 3, ("ab", "bc")
     return MeaningDetector(
         probe=np.array([1.0, 0.0, 0.0], np.float32),
-        labels=LABELS,
-        weights=np.zeros((len(LABELS), dim + len(vocab)), np.float32),
-        bias=np.zeros(len(LABELS), np.float32),
+        labels=labels,
+        weights=np.zeros((len(labels), dim + len(vocab)), np.float32),
+        bias=np.zeros(len(labels), np.float32),
         ngrams=NgramSpace(vocab, np.ones(len(vocab), np.float32)),
         error_bar=error_bar,
         warning_bar=warning_bar,
@@ -151,10 +159,18 @@ def test_detector_file_round_trip_and_refusals(tmp_path):
     path = tmp_path / "detector.json"
     detector.save(path)
     loaded = MeaningDetector.load(path)
-    assert loaded.labels == LABELS and loaded.ngrams.vocab == ("ab", "bc")
+    assert loaded.labels == V2_LABELS and loaded.ngrams.vocab == ("ab", "bc")
     # uniform logits: P(benign) = 1/8, so the attack probability is 7/8
     attack, _ = loaded.judge(np.zeros((1, 3), np.float32), ["abc"])[0]
     assert attack == pytest.approx(7 / 8)
+    # with the guidance label both safe labels count: 1 - 2/9; gzip round-trips
+    guided = _tiny_detector(labels=LABELS)
+    guided.save(tmp_path / "detector.json.gz")
+    reloaded = MeaningDetector.load(tmp_path / "detector.json.gz")
+    assert reloaded.labels == LABELS and reloaded.n_safe == 2
+    attack, cls = reloaded.judge(np.zeros((1, 3), np.float32), ["abc"])[0]
+    assert attack == pytest.approx(7 / 9) and cls in ATTACK_CLASSES
+    assert (tmp_path / "detector.json.gz").read_bytes()[:2] == b"\x1f\x8b"
 
     raw = json.loads(path.read_text())
     raw["weights"] = raw["weights"][:-1]
@@ -185,7 +201,7 @@ class _ThreeWords:
 
 def test_bars_make_errors_and_warnings_by_hand(fixture_cards):
     detector = _tiny_detector(error_bar=0.9, warning_bar=0.5)
-    secrecy = LABELS.index("secrecy")
+    secrecy = V2_LABELS.index("secrecy")
     weights, bias = detector.weights.copy(), detector.bias.copy()
     bias[0] = 3.0  # P(benign) of a plain sentence: e^3 / (e^3 + 7) = 0.74
     weights[secrecy, 1] = 10.0  # "hush": P(benign) = e^3 / (e^3 + 6 + e^10) < 0.001
@@ -207,7 +223,7 @@ def test_bars_make_errors_and_warnings_by_hand(fixture_cards):
 def test_a_credentials_verdict_on_a_declared_credential_parameter_is_a_warning(fixture_cards):
     detector = _tiny_detector(error_bar=0.9, warning_bar=0.5)
     weights = detector.weights.copy()
-    weights[LABELS.index("credentials"), 1] = 10.0  # "hush ...": credentials, p > 0.999
+    weights[V2_LABELS.index("credentials"), 1] = 10.0  # "hush ...": credentials, p > 0.999
     detector = dataclasses.replace(detector, weights=weights)
     base = dataclasses.replace(fixture_cards[0], examples=(), not_for=(), input_schema={})
 
@@ -230,7 +246,7 @@ def test_a_sentence_in_a_value_slot_is_an_error_from_the_slot_bar(fixture_cards)
     detector = _tiny_detector(error_bar=0.9, warning_bar=0.5, slot_bar=0.6)
     weights, bias = detector.weights.copy(), detector.bias.copy()
     bias[0] = 3.0
-    weights[LABELS.index("secrecy"), 2] = 3.3
+    weights[V2_LABELS.index("secrecy"), 2] = 3.3
     detector = dataclasses.replace(detector, weights=weights, bias=bias)
     base = dataclasses.replace(fixture_cards[0], examples=(), not_for=(), input_schema={})
 

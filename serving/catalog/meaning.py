@@ -8,8 +8,10 @@ enum values) with a sentence encoder and scores it with a small multinomial logi
 regression (benign + one class per attack intent, `ATTACK_CLASSES`) over the embedding
 beside the sentence's character n-grams (tf-idf, `char_ngrams`): the embedding carries
 the intent, the n-grams the voice (second person, imperatives, tags) that embeddings of
-short texts blur. The attack probability is 1 - P(benign); the class named is the most
-probable attack class.
+short texts blur. Two labels are safe: `benign` (what the tool does) and `guidance` (how
+and when to use *this* tool, to confirm with the user, which secrets it legitimately
+handles: text addressed to the model that stays within the call). The attack
+probability is 1 - P(safe labels); the class named is the most probable attack class.
 
 Value slots (a schema title, default or enum value) are labels and values, so an
 instruction there has no benign reading: a sentence in one (an enum value
@@ -26,6 +28,7 @@ and ONNX copies of the same weights agree; a fine-tuned retriever does not).
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import re
@@ -54,8 +57,11 @@ ATTACK_CLASSES = (
     "shadowing",  # another tool is broken/deprecated/unsafe: prefer this one
 )
 BENIGN = "benign"
-LABELS = (BENIGN, *ATTACK_CLASSES)
-FORMAT_VERSION = 2  # 2: slot_bar
+GUIDANCE = "guidance"  # speaks to the model about this call only: safe
+SAFE_LABELS = (BENIGN, GUIDANCE)
+LABELS = (*SAFE_LABELS, *ATTACK_CLASSES)
+FORMAT_VERSION = 3  # 2: slot_bar; 3: the guidance label
+READABLE_FORMATS = (2, 3)
 MIN_WORDS = 3  # a bare enum value or title word carries no instruction
 MAX_WORDS = 60  # longer runs are scored in windows of this many words
 PROBE = "Lists the open pull requests of a repository."
@@ -63,7 +69,13 @@ PROBE_MIN_COSINE = 0.99
 NGRAM_RANGE = (2, 5)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*|\s+(?=#+\s)|(?<=[:;])\s+(?=[A-Z\[<])")
-_VALUE_SLOT = re.compile(r"\.(?:title|default|enum\[\d+\])$")
+# a card's title, a schema title, default, enum or example value
+_VALUE_SLOT = re.compile(r"(?:^|\.)title$|\.(?:default|enum\[\d+\]|examples\[\d+\])$")
+# a property's name (`card_text.model_text`) or an entry of a `required` list: judged only
+# when it spells a phrase this long ("pass_full_conversation_here"); a three-word name is
+# a field ("tool_call_arguments")
+_NAME_PATH = re.compile(r"\.name$|\.required\[\d+\]$")  # a property named, or listed
+MIN_NAME_WORDS = 4
 _IDENTIFIER_BREAK = re.compile(r"[_=]+|(?<=[a-z0-9])(?=[A-Z])")
 _CREDENTIAL_PARAMETER = re.compile(
     r"\.properties\.[^.]*(?:token|passw|secret|api[_-]?key|(?<![a-z])key(?![a-z])|auth(?!or)"
@@ -106,12 +118,19 @@ def spell_identifiers(text: str) -> str:
 
 
 def card_sentences(card: ToolCard) -> list[tuple[str, str]]:
-    """(field path, sentence) for every sentence of the card's model-read text."""
-    return [(path, s) for path, text in model_text(card) for s in sentences(text)]
+    """(field path, sentence) for every sentence of the card's model-read text (a
+    property's name only when it spells MIN_NAME_WORDS words or more)."""
+    return [
+        (path, s)
+        for path, text in model_text(card)
+        for s in sentences(text)
+        if not _NAME_PATH.search(path) or len(s.split()) >= MIN_NAME_WORDS
+    ]
 
 
 def value_slot(path: str) -> bool:
-    """Whether `path` is a value slot: a schema title, default or enum value."""
+    """Whether `path` is a value slot: the card's title, a schema title, default, enum or
+    example value (`card_text.model_text` paths)."""
     return bool(_VALUE_SLOT.search(path))
 
 
@@ -175,8 +194,12 @@ class MeaningDetector:
     slot_bar: float
 
     def __post_init__(self) -> None:
-        if self.labels[:1] != (BENIGN,) or set(self.labels[1:]) - set(ATTACK_CLASSES):
-            raise DetectorError(f"labels must be {BENIGN!r} then attack classes: {self.labels}")
+        safe = self.n_safe
+        if self.labels[:1] != (BENIGN,) or set(self.labels[safe:]) - set(ATTACK_CLASSES):
+            raise DetectorError(
+                f"labels must be {BENIGN!r} (then {GUIDANCE!r}) then attack classes: "
+                f"{self.labels}"
+            )
         width = self.probe.shape[0] + len(self.ngrams.vocab)
         if self.weights.shape != (len(self.labels), width) or self.bias.shape != (
             len(self.labels),
@@ -190,6 +213,11 @@ class MeaningDetector:
                 f"bars must satisfy 0 < warning_bar <= slot_bar <= error_bar <= 1: "
                 f"{self.warning_bar}, {self.slot_bar}, {self.error_bar}"
             )
+
+    @property
+    def n_safe(self) -> int:
+        """How many leading labels are safe: benign, and guidance when the detector has it."""
+        return 2 if self.labels[1:2] == (GUIDANCE,) else 1
 
     def probabilities(self, vectors: np.ndarray, texts: Sequence[str]) -> np.ndarray:
         """(n, len(labels)) softmax probabilities for texts and their L2-normalised
@@ -206,9 +234,12 @@ class MeaningDetector:
     def judge(self, vectors: np.ndarray, texts: Sequence[str]) -> list[tuple[float, str]]:
         """(attack probability, most probable attack class) per text."""
         probs = self.probabilities(vectors, texts)
-        attack = 1.0 - probs[:, 0]
-        best = probs[:, 1:].argmax(axis=1)
-        return [(float(a), self.labels[1 + int(b)]) for a, b in zip(attack, best, strict=True)]
+        safe = self.n_safe
+        attack = 1.0 - probs[:, :safe].sum(axis=1)
+        best = probs[:, safe:].argmax(axis=1)
+        return [
+            (float(a), self.labels[safe + int(b)]) for a, b in zip(attack, best, strict=True)
+        ]
 
     def check_encoder(self, encoder: TextEncoder) -> None:
         """DetectorError unless `encoder` embeds PROBE as the fitting encoder did."""
@@ -233,17 +264,28 @@ class MeaningDetector:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(self.to_dict()) + "\n")
+        """JSON; gzip-compressed when `path` ends in `.gz` (what the package ships),
+        written with no timestamp so the same detector gives the same bytes."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = (json.dumps(self.to_dict()) + "\n").encode("utf-8")
+        if path.suffix == ".gz":
+            data = gzip.compress(data, compresslevel=9, mtime=0)
+        path.write_bytes(data)
 
     @classmethod
     def load(cls, path: str | Path) -> MeaningDetector:
         try:
-            raw = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as err:
+            data = Path(path).read_bytes()
+            if data[:2] == b"\x1f\x8b":
+                data = gzip.decompress(data)
+            raw = json.loads(data)
+        except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as err:
             raise DetectorError(f"{path}: cannot read the detector: {err}") from err
-        if not isinstance(raw, dict) or raw.get("format_version") != FORMAT_VERSION:
-            raise DetectorError(f"{path}: not a detector of format {FORMAT_VERSION}")
+        if not isinstance(raw, dict) or raw.get("format_version") not in READABLE_FORMATS:
+            raise DetectorError(
+                f"{path}: not a detector of format {' or '.join(map(str, READABLE_FORMATS))}"
+            )
         try:
             return cls(
                 probe=np.asarray(raw["probe"], dtype=np.float32),

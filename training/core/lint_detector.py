@@ -32,7 +32,9 @@ import numpy as np
 
 from serving.bundle.encoder import TextEncoder
 from serving.catalog.meaning import (
+    ATTACK_CLASSES,
     BENIGN,
+    GUIDANCE,
     LABELS,
     PROBE,
     MeaningDetector,
@@ -42,6 +44,7 @@ from serving.catalog.meaning import (
 )
 from serving.catalog.meaning import sentences as split_sentences
 from serving.model.schema import ToolCard
+from training.core.params import optional
 
 # what `{other}` / `{other_tool}` become when no catalog names are at hand (tiny fixtures)
 DEFAULT_NAMES = (
@@ -67,12 +70,19 @@ class Params:
     real_fit_docstrings: int  # standard-library docstring sentences in the benign fit
     real_valid_sentences: int  # ... of another API reference among the bar-setting benign
     max_slot_error_rate: float  # real value slots allowed over the slot bar
+    # the public corpus (training.security.public_tools), when the fit has it
+    public_judge_share: float = optional(0.5)  # share of source repositories held out to judge
+    public_split_seed: int = optional(0)
+    public_folds: int = optional(3)  # folds over the fit sources for out-of-fold tool verdicts
+    localize_min_attack: float = optional(0.5)  # a poisoned tool's sentences labelled attack
+    max_benign_tool_error_rate: float = optional(0.0)  # real benign tools over the error bar
+    max_benign_tool_warning_rate: float = optional(0.1)  # ... over the warning bar
 
 
 @dataclass(frozen=True, slots=True)
 class Labeled:
     sentence: str
-    label: str  # BENIGN or an attack class
+    label: str  # BENIGN, GUIDANCE or an attack class
 
 
 def fill(text: str, server: str, tool_id: str) -> str:
@@ -156,20 +166,42 @@ def features(vectors: np.ndarray, texts: Sequence[str], space: NgramSpace) -> An
     return hstack([csr_matrix(vectors), tfidf]).tocsr()
 
 
-def fit_weights(
-    matrix: Any, labels: Sequence[str], *, regularization: float, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """(weights, bias) in LABELS order, classes balanced (benign far outnumbers attacks)."""
-    from sklearn.linear_model import LogisticRegression
-
-    missing = set(LABELS) - set(labels)
+def fit_labels(labels: Sequence[str]) -> tuple[str, ...]:
+    """The detector's labels in LABELS order: every one but `guidance`, which is fit only
+    when some sentence carries it."""
+    present = set(labels)
+    missing = set(LABELS) - present - {GUIDANCE}
     if missing:
         raise ValueError(f"fit_weights: no training sentence for {sorted(missing)}")
+    return tuple(label for label in LABELS if label in present)
+
+
+def fit_weights(
+    matrix: Any,
+    labels: Sequence[str],
+    *,
+    regularization: float,
+    seed: int,
+    init: MeaningDetector | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(weights, bias) in `fit_labels` order, classes balanced (benign far outnumbers
+    attacks). `init`: a detector over the same features and labels whose weights start
+    the solver (a refit on a slightly different corpus converges in far fewer steps)."""
+    from sklearn.linear_model import LogisticRegression
+
+    names = fit_labels(labels)
     model = LogisticRegression(
-        C=regularization, class_weight="balanced", max_iter=2000, random_state=seed
+        C=regularization, class_weight="balanced", max_iter=2000, random_state=seed,
+        warm_start=init is not None,
     )
+    if init is not None:
+        if init.labels != names or init.weights.shape[1] != matrix.shape[1]:
+            raise ValueError("fit_weights: init has other labels or features than the fit")
+        order = [names.index(label) for label in sorted(names)]
+        model.coef_ = init.weights[order].astype(np.float64)
+        model.intercept_ = init.bias[order].astype(np.float64)
     model.fit(matrix, list(labels))
-    order = [list(model.classes_).index(label) for label in LABELS]
+    order = [list(model.classes_).index(label) for label in names]
     return model.coef_[order].astype(np.float32), model.intercept_[order].astype(np.float32)
 
 
@@ -193,7 +225,7 @@ def recall_by_class(
     """Per attack class: the share of its sentences at or over `bar`, and the share whose
     most probable attack class is its own."""
     out: dict[str, dict[str, Any]] = {}
-    for label in LABELS[1:]:
+    for label in ATTACK_CLASSES:
         idx = [i for i, lab in enumerate(labels) if lab == label]
         out[label] = {
             "n": len(idx),
@@ -217,19 +249,25 @@ def fit_detector(
     real_fit: Sequence[str] = (),
     real_valid: Sequence[str] = (),
     real_slots: Sequence[str] = (),
+    extra_fit: Sequence[Labeled] = (),
+    space: NgramSpace | None = None,
+    init: MeaningDetector | None = None,
 ) -> tuple[MeaningDetector, dict[str, Any]]:
     """The fitted detector and what its validation says (JSON-ready).
 
     `real_fit` / `real_valid`: sentences of real API documentation (`real_benign`), the
     first fit as benign, the second join the benign sentences that set the bars;
     `real_slots`: real value slots, which set the slot bar (with none, it is the
-    error bar)."""
+    error bar); `extra_fit`: labelled sentences fit as they are (guidance, public tools'
+    sentences); `space`: the n-gram space to use rather than the fit's own (refits that
+    share one can start from `init`'s weights, see `fit_weights`)."""
     fit_cards, valid_cards = split_tools(cards, params.validation_share, params.seed)
     fit = (
         attack_sentences(train_texts, catalog_names(fit_cards, params.seed))
         + benign_sentences(train_benign)
         + card_benign(fit_cards)
         + [Labeled(s, BENIGN) for s in real_fit]
+        + list(extra_fit)
     )
     random.Random(params.seed).shuffle(fit)
     valid_attacks = attack_sentences(valid_texts, catalog_names(valid_cards, params.seed))
@@ -238,15 +276,17 @@ def fit_detector(
     valid_clean = hard + real + card_benign(valid_cards)
 
     texts = [x.sentence for x in fit]
-    space = ngram_space(texts, params.ngram_min_df)
+    space = space or ngram_space(texts, params.ngram_min_df)
+    labels = fit_labels([x.label for x in fit])
     weights, bias = fit_weights(
         features(encoder.encode(texts, show_progress=True), texts, space),
         [x.label for x in fit],
         regularization=params.regularization,
         seed=params.seed,
+        init=init,
     )
     probe = encoder.encode([PROBE])[0]
-    unbarred = MeaningDetector(probe, LABELS, weights, bias, space, 1.0, 1.0, 1.0)
+    unbarred = MeaningDetector(probe, labels, weights, bias, space, 1.0, 1.0, 1.0)
 
     def judge(items: Sequence[Labeled]) -> list[tuple[float, str]]:
         texts = [x.sentence for x in items]
@@ -264,10 +304,10 @@ def fit_detector(
         else error_bar
     )
     detector = MeaningDetector(
-        probe, LABELS, weights, bias, space, error_bar, warning_bar, slot_bar
+        probe, labels, weights, bias, space, error_bar, warning_bar, slot_bar
     )
 
-    labels = [x.label for x in valid_attacks]
+    valid_labels = [x.label for x in valid_attacks]
     real_scores = clean_scores[len(hard) : len(hard) + len(real)]
     report = {
         "n_fit_sentences": len(fit),
@@ -290,7 +330,7 @@ def fit_detector(
         ),
         "valid_real_benign_error_rate": _share(a >= error_bar for a in real_scores),
         "valid_real_benign_warning_rate": _share(a >= warning_bar for a in real_scores),
-        "valid_by_class_at_error": recall_by_class(attack_v, labels, error_bar),
+        "valid_by_class_at_error": recall_by_class(attack_v, valid_labels, error_bar),
     }
     return detector, report
 

@@ -1,0 +1,1 @@
+"""The lint's security evidence: public tool lists read in place, split by source."""
