@@ -543,14 +543,26 @@ def lint(
     detector: Annotated[
         Path | None,
         typer.Option(
-            help="Detector by meaning (detector.json of `dvc repro train_lint`): judge each "
-            "sentence the model reads as benign or as an attack class; implies --embed."
+            help="Detector by meaning to use instead of the one the package ships "
+            "(`make detector`): each sentence the model reads is judged benign, guidance "
+            "or an attack class."
         ),
     ] = None,
+    no_detector: Annotated[
+        bool,
+        typer.Option(
+            "--no-detector",
+            help="Rules only: skip the check by meaning (it needs the `[train]` install's "
+            "encoder).",
+        ),
+    ] = False,
 ) -> None:
-    """Quality and security findings per tool, with a fix hint; exit 1 on any error."""
+    """Quality and security findings per tool, with a fix hint; exit 1 on any error.
+
+    Rules and the detector by meaning both run by default, as in the gateway."""
     code, text = run_lint(
-        catalog, as_json=as_json, embed=embed, ledger_path=ledger, detector_path=detector
+        catalog, as_json=as_json, embed=embed, ledger_path=ledger, detector_path=detector,
+        use_detector=not no_detector,
     )
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     raise typer.Exit(code)
@@ -639,12 +651,14 @@ def run_lint(
     model_path: str | Path | None = None,
     config: LintConfig | None = None,
     detector_path: str | Path | None = None,
+    use_detector: bool = True,
 ) -> tuple[int, str]:
     """`toolsift lint`: (exit code, output text). Exit 1 when any finding is an error.
 
     Unreadable card lines become `card_invalid` errors; with `ledger_path` the approval
-    ledger is checked too (`not_approved`, `changed_after_approval`); with
-    `detector_path` each sentence is judged by meaning (`serving.catalog.meaning`).
+    ledger is checked too (`not_approved`, `changed_after_approval`); unless
+    `use_detector` is False, each sentence is judged by meaning (`serving.catalog.meaning`)
+    by `detector_path` or the shipped detector (`serving.catalog.meaning_check`).
     Raises `serving.model.io.InputError` when the catalog or ledger cannot be read at all
     and `serving.catalog.meaning.DetectorError` when the detector cannot be used.
     """
@@ -657,17 +671,30 @@ def run_lint(
         sort_findings,
     )
     from serving.catalog.lint import lint_catalog
-    from serving.catalog.meaning import MeaningDetector
+    from serving.catalog.meaning import DetectorError, MeaningDetector
+    from serving.catalog.meaning_check import shipped_detector
     from serving.model.io import load_catalog
 
     loaded = load_catalog(catalog_path)
     cards = loaded.items
-    detector = MeaningDetector.load(detector_path) if detector_path is not None else None
+    detector = None
+    if use_detector:
+        detector = (
+            MeaningDetector.load(detector_path) if detector_path is not None
+            else shipped_detector()
+        )
     encoder = None
     if embed or detector is not None:
         from serving.bundle.encoder import Encoder, stock_model_path
 
-        encoder = Encoder(model_path or stock_model_path())
+        try:
+            encoder = Encoder(model_path or stock_model_path())
+        except ImportError as err:  # a runtime-only install: the rules still run
+            if detector_path is not None or embed:
+                raise DetectorError(
+                    f"the check by meaning needs the `[train]` install's encoder: {err}"
+                ) from None
+            detector = None
     findings = lint_catalog(
         cards,
         encoder=encoder,

@@ -14,6 +14,7 @@ from serving.bundle.files import (
     load_bundle,
     verify_bundle,
 )
+from serving.catalog.meaning_check import BUNDLE_DETECTOR, LINT_ENCODER_DIR, SHIPPED_DETECTOR
 from serving.selector import Selector
 
 
@@ -40,13 +41,24 @@ def test_export_load_round_trip(fixture_bundle, fixture_catalog):
     assert bundle.runtime["rrf_k"] == 60 and bundle.runtime["menu_size"] == 8
 
 
+def test_the_bundle_carries_the_shipped_detector_and_the_gateway_reads_it(fixture_bundle):
+    from serving.catalog.meaning_check import meaning_check
+
+    assert (fixture_bundle / BUNDLE_DETECTOR).read_bytes() == SHIPPED_DETECTOR.read_bytes()
+    check = meaning_check(load_bundle(fixture_bundle))  # torch: the stock retriever passes
+    assert check.encoder is not None
+    # a stock retriever needs no second encoder in the bundle
+    assert not (fixture_bundle / LINT_ENCODER_DIR).exists()
+
+
 def test_version_is_content_addressed(fixture_bundle, bundle_copy):
     assert verify_bundle(bundle_copy).bundle_version == verify_bundle(fixture_bundle).bundle_version
 
 
 @pytest.mark.parametrize(
     "rel",
-    [CARDS, EMBEDDINGS, "bm25/vocab.index.json", "runtime.json", "models/retriever/config.json"],
+    [CARDS, EMBEDDINGS, "bm25/vocab.index.json", "runtime.json", "models/retriever/config.json",
+     BUNDLE_DETECTOR],
 )
 def test_altered_file_refuses_to_load_naming_the_file(bundle_copy, rel):
     path = bundle_copy / rel

@@ -129,7 +129,7 @@ fixtures, out = sys.argv[1], sys.argv[2]
 runs = [
     ["--help"],
     ["check", "catalog", f"{fixtures}/catalog.jsonl"],
-    ["lint", f"{fixtures}/catalog.jsonl"],
+    ["lint", f"{fixtures}/catalog.jsonl", "--no-detector"],
     ["import", f"{fixtures}/mcp_tools_list.json", "--server", "demo", "--out", out],
 ]
 codes = [CliRunner().invoke(app, args).exit_code for args in runs]

@@ -43,6 +43,7 @@ from serving.catalog.findings import Finding, count_findings
 from serving.catalog.importers import import_tools
 from serving.catalog.lint import lint_catalog, mark_cautions
 from serving.catalog.meaning import MeaningDetector
+from serving.catalog.meaning_check import shipped_detector
 from serving.model.io import load_catalog, quarantine_path_for, write_jsonl
 from serving.model.schema import ToolCard
 from training.core.metrics_io import write_metrics
@@ -155,8 +156,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--root", default=".", help="sources' paths are relative to this")
     parser.add_argument("--on-error", choices=ON_ERROR, help="overrides params `on_error`")
     parser.add_argument(
-        "--detector", help="train_lint's detector.json: judge sentences by meaning too "
-        "(needs `embed: true`)"
+        "--detector", help="the detector by meaning (default: the one the package ships, "
+        "`make detector`); used when `embed: true`"
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -178,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         from serving.bundle.encoder import Encoder, stock_model_path
 
         encoder = Encoder(stock_model_path())
-    detector = MeaningDetector.load(args.detector) if args.detector else None
+    detector = MeaningDetector.load(args.detector) if args.detector else shipped_detector()
     result = build_catalog(
         base.items, params, root=Path(args.root), encoder=encoder, detector=detector
     )

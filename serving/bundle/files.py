@@ -17,6 +17,10 @@ Layout (format version 1), every file hashed in `manifest.json`:
     capabilities.json        operation -> row ids, entity -> row ids
     runtime.json             the runtime params the bundle was measured with
     menus.json               optional: the menu bars and the no-tool model (`tune_menus`)
+    lint/detector.json.gz    the lint's detector by meaning the gateway reviews live tools
+                             with (`serving.catalog.meaning_check`)
+    models/lint_encoder/     optional: the stock encoder that detector reads, as ONNX,
+                             beside a fine-tuned retriever
 A bundle's version id is content-addressed: the hash of the whole manifest (file hashes,
 params, models, metrics, git rev, created_at, ...) but its own `bundle_version` and
 `signature`, so changing anything that changes behaviour or provenance changes the id and

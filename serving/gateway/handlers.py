@@ -179,6 +179,10 @@ class Gateway:
 
     def describe_tool(self, state: SessionState, tool_id: Any) -> dict[str, Any]:
         card = self.registry.cards.get(tool_id) if isinstance(tool_id, str) else None
+        if card is None and isinstance(tool_id, str) and self.registry.reason(tool_id):
+            # the reason stays in the gateway's log: it quotes the tool's own text
+            return {"error": "quarantined", "tool_id": tool_id,
+                    "hint": "this tool failed the gateway's review and cannot be called"}
         if card is None:
             return {"error": "unknown_tool", "tool_id": tool_id, "hint": GATE_HINT}
         out = card.to_dict()

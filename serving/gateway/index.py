@@ -19,6 +19,7 @@ import numpy as np
 
 from serving.bundle.files import Bundle, build_capability_index
 from serving.calls.policy import RiskPolicy
+from serving.catalog.meaning_check import meaning_check
 from serving.gateway.registry import Registry
 from serving.model.schema import ToolCard
 from serving.selector import Selector
@@ -42,6 +43,8 @@ class LiveIndex:
         self._rows = {c.tool_id: i for i, c in enumerate(bundle.cards)}
         # one encoder for every rebuild: its session loads once
         self._encoder = Selector.make_encoder(bundle, self.overrides)
+        # the live review's check by meaning: the bundle's detector (or the shipped one)
+        self.meaning = meaning_check(bundle, retriever=self._encoder)
         self._vectors: dict[str, np.ndarray] = {}  # sha256 of index text -> vector
 
     def selector(self, registry: Registry) -> Selector | None:

@@ -7,7 +7,9 @@ kept) when:
   (`duplicate: ...`);
 - the bundle knows its id but the live description or input schema differs from the
   bundle's card: a rug pull (`rug_pull: ...`), whatever the ledger says;
-- the linter finds an error in the card that would be served (`lint: <code>`);
+- the linter finds an error in the card that would be served (`lint: <code>`): the rules
+  and, with a `MeaningCheck`, the detector by meaning, over every string the model reads
+  (name, title, description, annotations, input and output schemas);
 - with a ledger: the served card is not approved or changed since (`ledger: ...`).
 A third-party tool the linter warns about (`lint.CAUTION_CODES`) is served with those
 codes in its card's `cautions`: it reaches a menu only when a search clearly asks for it.
@@ -20,13 +22,14 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from serving.catalog.approvals import Ledger, check_approvals
 from serving.catalog.findings import error_tool_ids
 from serving.catalog.importers import ImportOptions, cards_from_json, today
 from serving.catalog.lint import lint_catalog, mark_cautions
+from serving.catalog.meaning_check import MeaningCheck
 from serving.gateway.config import ServerSpec
 from serving.model.schema import ToolCard
 
@@ -91,12 +94,30 @@ def import_server(
 
 
 def rug_pull(live: ToolCard, known: ToolCard) -> str | None:
-    """Why a live tool no longer matches the bundle's card of the same id, or None."""
+    """Why a live tool no longer matches the bundle's card of the same id, or None: its
+    description, title, annotations, input or output schema changed (all read by the
+    model). A bundle card without a title, annotations or output schema (authored, or
+    exported before the cards kept them) is compared on what it has."""
     if live.description_hash() != known.description_hash():
         return "rug_pull: the live description differs from the bundle's card"
     if _canonical(live.input_schema) != _canonical(known.input_schema):
         return "rug_pull: the live input schema differs from the bundle's card"
+    for name in ("title", "annotations", "output_schema"):
+        theirs = getattr(known, name)
+        if theirs and _canonical(getattr(live, name)) != _canonical(theirs):
+            return f"rug_pull: the live {name.replace('_', ' ')} differs from the bundle's card"
     return None
+
+
+def with_live_extras(known: ToolCard, live: ToolCard) -> ToolCard:
+    """The bundle's card, given the live title, annotations and output schema it lacks:
+    the model reads them, so the lint must (an authored card often has none)."""
+    extras = {
+        name: getattr(live, name)
+        for name in ("title", "annotations", "output_schema")
+        if getattr(live, name) and not getattr(known, name)
+    }
+    return replace(known, **extras) if extras else known
 
 
 def _canonical(value: Any) -> str:
@@ -110,9 +131,11 @@ def build_registry(
     *,
     ledger: Ledger | None = None,
     added_at: str | None = None,
+    meaning: MeaningCheck | None = None,
 ) -> Registry:
     """Review every server's live tools (see the module doc); servers missing from `live`
-    (down, or not listed yet) contribute nothing."""
+    (down, or not listed yet) contribute nothing. `meaning`: the check by meaning
+    (`serving.catalog.meaning_check`) runs with the rules; without it, the rules alone."""
     quarantined: list[tuple[str, str]] = []
     served: dict[str, ToolCard] = {}
     routes: dict[str, Route] = {}
@@ -132,13 +155,19 @@ def build_registry(
             if why:
                 quarantined.append((card.tool_id, why))
                 continue
-            served[card.tool_id] = known or card
+            served[card.tool_id] = with_live_extras(known, card) if known else card
             routes[card.tool_id] = route
             if known is None:
                 new.add(card.tool_id)
 
     first_party = {c.server for c in served.values() if c.trust == "first_party"}
-    findings = lint_catalog(list(served.values()), first_party_servers=first_party)
+    findings = lint_catalog(
+        list(served.values()),
+        first_party_servers=first_party,
+        encoder=meaning.encoder if meaning else None,
+        detector=meaning.detector if meaning else None,
+        near_duplicates=False,
+    )
     bad = error_tool_ids(findings)
     for f in findings:
         if f.tool_id in bad and f.severity == "error" and f.tool_id in served:

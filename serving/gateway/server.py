@@ -13,6 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -87,10 +88,10 @@ class GatewayApp:
         async with self._lock:
             if index is not None:
                 self.index = index
-            registry = build_registry(
-                dict(self.downstream.tools), self.opts.config.servers, self.index.known,
-                ledger=self.ledger,
-            )
+            registry = await anyio.to_thread.run_sync(partial(
+                build_registry, dict(self.downstream.tools), self.opts.config.servers,
+                self.index.known, ledger=self.ledger, meaning=self.index.meaning,
+            ))
             selector = await anyio.to_thread.run_sync(self.index.selector, registry)
             if selector is not None:  # load the models now, not on the first search
                 await anyio.to_thread.run_sync(selector.discover, "warm up", None)

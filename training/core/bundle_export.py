@@ -17,7 +17,10 @@ from typing import Any
 import numpy as np
 
 from serving.bundle import files as B
-from serving.bundle.encoder import Encoder
+from serving.bundle.encoder import Encoder, stock_model_path
+from serving.bundle.onnx_models import EXTERNAL_DATA_SUFFIX, ONNX_DIR, ONNX_FILES
+from serving.catalog.meaning import MeaningDetector
+from serving.catalog.meaning_check import BUNDLE_DETECTOR, LINT_ENCODER_DIR, SHIPPED_DETECTOR
 from serving.model.config import RuntimeParams, utc_now
 from serving.model.schema import BundleManifest, ToolCard
 from serving.stages.ann import ApproximateDense
@@ -49,10 +52,13 @@ def export_bundle(
     params: ExportParams,
     extra_params: dict[str, Any] | None = None,
     onnx: bool = False,
+    lint_detector: Path | None = None,
 ) -> BundleManifest:
     """Write every bundle file, then the manifest that hashes them. `onnx`: also the
     encoders as ONNX for the torch-free runtime (the export stage; scratch bundles that
-    only training reads skip its ~30 s)."""
+    only training reads skip its ~30 s). Every bundle carries the lint's detector
+    (`lint_detector`, default the shipped one) and, with `onnx` and a retriever that is
+    not the stock encoder, the stock encoder the detector reads (`export_lint`)."""
     if out_dir.exists():
         shutil.rmtree(out_dir)
     (out_dir / "dense").mkdir(parents=True)
@@ -84,6 +90,7 @@ def export_bundle(
         policy.save(out_dir / B.MENUS)
     if onnx:
         export_bundle_onnx(out_dir)
+    export_lint(out_dir, lint_detector or SHIPPED_DETECTOR, retriever_path, onnx=onnx)
     encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
     vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
     np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
@@ -102,9 +109,27 @@ def export_bundle(
             "reranker": str(reranker_path) if reranker_path else None,
             "ltr": str(ltr_path) if ltr_path else None,
             "menus": str(menus_path) if menus_path else None,
+            "lint_detector": str(lint_detector or SHIPPED_DETECTOR),
             "embedding_dim": int(vectors.shape[1]),
         },
     )
+
+
+def export_lint(root: Path, detector: Path, retriever_path: Path, *, onnx: bool) -> None:
+    """The lint's detector at `lint/detector.json.gz` and, where the runtime could not
+    embed with an encoder it accepts (an ONNX bundle whose retriever was fine-tuned), the
+    stock encoder as ONNX (fp32 only: the int8 graph's vectors drift from the ones the
+    detector was fit on) at `models/lint_encoder/onnx/`."""
+    target = root / BUNDLE_DETECTOR
+    target.parent.mkdir(parents=True, exist_ok=True)
+    MeaningDetector.load(detector)  # refuse a file the runtime would refuse
+    shutil.copyfile(detector, target)
+    stock = stock_model_path()
+    if not onnx or Path(retriever_path).resolve() == stock.resolve():
+        return
+    out = export_onnx(stock, "bi_encoder", out_dir=root / LINT_ENCODER_DIR / ONNX_DIR)
+    for name in (ONNX_FILES["int8"], ONNX_FILES["int8"] + EXTERNAL_DATA_SUFFIX):
+        (out / name).unlink(missing_ok=True)
 
 
 def export_bundle_onnx(root: Path) -> None:

@@ -5,10 +5,12 @@
 The gateway's config (`serving.gateway.config`) names the servers. Each is started and
 listed as `toolsift serve` would (`serving.gateway.downstream`), and the live tools are
 reviewed by the gateway's own rules (`serving.gateway.registry.build_registry`: import,
-lint, and with a ledger its approvals), so the bundle holds exactly the cards the gateway
-would serve. The bundle is a stock one: the packaged all-MiniLM-L6-v2 embeds the cards
-(ONNX beside the weights for the torch-free runtime), no cross-encoder, no learned ranker,
-no menu policy. Traces the gateway writes over it are what `dvc repro` trains on later.
+lint with the rules and the shipped detector by meaning, and with a ledger its
+approvals), so the bundle holds exactly the cards the gateway would serve, and carries
+that detector for the gateway's live review. The bundle is a stock one: the packaged
+all-MiniLM-L6-v2 embeds the cards (ONNX beside the weights for the torch-free runtime),
+no cross-encoder, no learned ranker, no menu policy. Traces the gateway writes over it
+are what `dvc repro` trains on later.
 
 Beside the bundle: `catalog.jsonl` (the served cards, for `catalog.sources` or `export`)
 and `quarantine.jsonl` (every tool left out, with its reason, and every server that did
@@ -77,13 +79,16 @@ def build_from_servers(
 
     from serving.bundle.encoder import stock_model_path
     from serving.catalog.approvals import load_ledger
+    from serving.catalog.meaning_check import meaning_check
     from serving.gateway.registry import build_registry
     from training.core.bundle_export import ExportParams, export_bundle
 
     cfg = load_config(config)
     tools, down = anyio.run(list_servers, cfg.servers)
+    # the same review as the gateway's: rules and the shipped detector by meaning
     registry = build_registry(tools, cfg.servers, {},
-                              ledger=load_ledger(ledger) if ledger else None)
+                              ledger=load_ledger(ledger) if ledger else None,
+                              meaning=meaning_check().require())
     out = Path(out_dir)
     if not registry.cards:
         why = "; ".join(f"{s}: {r}" for s, r in down.items()) or "every tool was quarantined"
