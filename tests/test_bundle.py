@@ -47,6 +47,20 @@ def test_the_bundle_carries_the_shipped_detector_and_the_gateway_reads_it(fixtur
     assert (fixture_bundle / BUNDLE_DETECTOR).read_bytes() == SHIPPED_DETECTOR.read_bytes()
     check = meaning_check(load_bundle(fixture_bundle))  # torch: the stock retriever passes
     assert check.encoder is not None
+
+
+def test_without_torch_the_gateway_reads_the_stock_retrievers_onnx(fixture_bundle, monkeypatch):
+    from serving.bundle.onnx_models import OnnxEncoder
+    from serving.catalog import meaning_check as mc
+
+    monkeypatch.setattr(mc, "_torch_stock", lambda: None)  # a runtime-only install
+    check = mc.meaning_check(load_bundle(fixture_bundle))
+    assert isinstance(check.encoder.inner, OnnxEncoder) and check.why_not == ""
+    monkeypatch.setattr(mc, "has_onnx", lambda path: False)
+    off = mc.meaning_check(None)
+    assert off.encoder is None and "train" in off.why_not
+    with pytest.raises(mc.DetectorError, match="cannot run"):
+        off.require()
     # a stock retriever needs no second encoder in the bundle
     assert not (fixture_bundle / LINT_ENCODER_DIR).exists()
 

@@ -255,9 +255,14 @@ def test_a_sentence_in_a_value_slot_is_an_error_from_the_slot_bar(fixture_cards)
 
     cards = [
         dataclasses.replace(base, tool_id="a.prose", description="maybe keep it quiet."),
-        dataclasses.replace(base, tool_id="b.title", input_schema=slot("title", "maybe not now")),
-        dataclasses.replace(base, tool_id="c.enum", input_schema=slot("enum", ["maybe_a_b"])),
-        dataclasses.replace(base, tool_id="d.default", input_schema=slot("default", "maybe x y")),
+        dataclasses.replace(base, tool_id="b.title",
+                            input_schema=slot("title", "maybe not right now")),
+        dataclasses.replace(base, tool_id="c.enum",
+                            input_schema=slot("enum", ["maybe_keep_it_quiet"])),
+        dataclasses.replace(base, tool_id="d.default",
+                            input_schema=slot("default", "maybe keep it quiet")),
+        # under four words of letters is a label: a warning at most, whatever its score
+        dataclasses.replace(base, tool_id="e.label", input_schema=slot("title", "maybe not now")),
     ]
     found = {f.tool_id: f.code for f in meaning_findings(cards, _ThreeWords(), detector)}
     assert found == {
@@ -265,6 +270,7 @@ def test_a_sentence_in_a_value_slot_is_an_error_from_the_slot_bar(fixture_cards)
         "b.title": "poison_by_meaning",
         "c.enum": "poison_by_meaning",
         "d.default": "poison_by_meaning",
+        "e.label": "suspect_by_meaning",
     }
     assert value_slot("input_schema.properties.mode.enum[3]")
     assert not value_slot("input_schema.properties.title.description")

@@ -76,6 +76,9 @@ _VALUE_SLOT = re.compile(r"(?:^|\.)title$|\.(?:default|enum\[\d+\]|examples\[\d+
 # a field ("tool_call_arguments")
 _NAME_PATH = re.compile(r"\.name$|\.required\[\d+\]$")  # a property named, or listed
 MIN_NAME_WORDS = 4
+# a sentence of fewer words of letters is a heading or label: a warning at most
+FRAGMENT_WORDS = 4
+_LETTER_WORD = re.compile(r"[^\W\d_]{2,}")
 _IDENTIFIER_BREAK = re.compile(r"[_=]+|(?<=[a-z0-9])(?=[A-Z])")
 _CREDENTIAL_PARAMETER = re.compile(
     r"\.properties\.[^.]*(?:token|passw|secret|api[_-]?key|(?<![a-z])key(?![a-z])|auth(?!or)"
@@ -124,8 +127,13 @@ def card_sentences(card: ToolCard) -> list[tuple[str, str]]:
         (path, s)
         for path, text in model_text(card)
         for s in sentences(text)
-        if not _NAME_PATH.search(path) or len(s.split()) >= MIN_NAME_WORDS
+        if not names_a_property(path) or len(s.split()) >= MIN_NAME_WORDS
     ]
+
+
+def names_a_property(path: str) -> bool:
+    """Whether `path` is a property's name or an entry of a `required` list."""
+    return bool(_NAME_PATH.search(path))
 
 
 def value_slot(path: str) -> bool:
@@ -338,14 +346,20 @@ def declared_credential(path: str) -> bool:
     return bool(_CREDENTIAL_PARAMETER.search(path))
 
 
+def fragment(sentence: str) -> bool:
+    """Fewer than FRAGMENT_WORDS words of letters: a heading or a label ("## Response
+    Format", "Check Login Status"), too short for the detector alone to quarantine."""
+    return len(_LETTER_WORD.findall(sentence)) < FRAGMENT_WORDS
+
+
 def verdict_level(v: SentenceVerdict, detector: MeaningDetector) -> int:
     """2 at or over the error bar (the slot bar in a value slot), 1 at or over the
-    warning bar, else 0; a credentials verdict on a declared credential parameter stops
-    at 1."""
+    warning bar, else 0; a credentials verdict on a declared credential parameter, and
+    any verdict on a `fragment`, stop at 1."""
     if v.attack < detector.warning_bar:
         return 0
     bar = detector.slot_bar if v.in_value_slot else detector.error_bar
-    if v.attack < bar or (
+    if v.attack < bar or fragment(v.sentence) or (
         v.attack_class == "credentials" and declared_credential(v.path)
     ):
         return 1

@@ -9,9 +9,10 @@ a rug pull). Which detector:
 The detector scores vectors of the encoder it was fit on (all-MiniLM-L6-v2, checked by
 its probe sentence), so the encoder is the first that passes the check of: the bundle's
 lint encoder (`models/lint_encoder/`, exported beside a fine-tuned retriever), the
-bundle's retriever (a stock bundle's is that encoder), the packaged torch model (the
-`[train]` install). With none, the check by meaning is skipped and says so (an info
-finding); `MeaningCheck.require` turns that into an error where skipping is not allowed.
+bundle's retriever as the selector runs it and as fp32 ONNX (a stock bundle's is that
+encoder), the packaged torch model (the `[train]` install). With none, the check by
+meaning is skipped and says so (an info finding); `MeaningCheck.require` turns that into
+an error where skipping is not allowed.
 Vectors are cached by sentence, so a re-review embeds only what changed.
 """
 
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from serving.bundle.cached_encoder import CachedEncoder
 from serving.bundle.encoder import TextEncoder
+from serving.bundle.onnx_models import has_onnx
 from serving.catalog.meaning import DetectorError, MeaningDetector
 
 if TYPE_CHECKING:
@@ -115,6 +117,12 @@ def meaning_check(
             candidates.append(lambda: OnnxEncoder(lint_dir, check=bundle.weights.check))
         if retriever is not None:
             candidates.append(lambda: retriever)
+        if has_onnx(bundle.retriever_path):  # a stock retriever served in int8 reads fp32 here
+            from serving.bundle.onnx_models import OnnxEncoder
+
+            candidates.append(
+                lambda: OnnxEncoder(bundle.retriever_path, check=bundle.weights.check)
+            )
     candidates.append(_torch_stock)
     encoder, why = accepted_encoder(detector, candidates)
     if encoder is None:

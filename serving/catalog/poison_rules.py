@@ -37,7 +37,7 @@ from collections.abc import Iterable
 
 from serving.catalog.card_text import excerpt, model_text, normalize_text
 from serving.catalog.findings import Finding, finding
-from serving.catalog.meaning import spell_identifiers, value_slot
+from serving.catalog.meaning import names_a_property, spell_identifiers, value_slot
 from serving.model.schema import ToolCard
 
 _I = re.IGNORECASE
@@ -75,6 +75,9 @@ ADDRESSES_MODEL = tuple(
         r"\b(?:responding|reading|calling|autonomous|acting|current)\s+(?:ai\s+)?(?:model|"
         r"assistant|agent|llm)s?\b",
         r"\b(?:as\s+an?\s+(?:ai|llm|language model)\b)",
+        # tags that frame text for the model: how a vendor says "respond like this" as well
+        # as how an attack hides; what they hold decides (<important>, <system> are errors)
+        r"<\s*/?\s*[\w-]*(?:instructions?|prompt|assistant)[\w-]*\s*>",
     )
 )
 
@@ -94,6 +97,8 @@ ADDRESSED_TO_MODEL = tuple(
         r"\b(?:call|run|use|invoke)\b[^.]{0,40}\bbefore\s+(?:replying|answering|responding)\b"
         r"|\bbefore\s+(?:replying|answering|responding)\s*,\s*(?:call|run|use|invoke)\b",
         r"\b(?:reply|respond|answer)\b[^.]{0,30}\bonly\s+(?:after|once)\b",
+        r"\bignore\s+the\s+(?:provided|given|supplied|user'?s?|actual|real)\s+(?:value|input|"
+        r"argument|parameter|query)s?\b",
         # the markers of a planted directive: "[SYSTEM DIRECTIVE]:", "INSTRUCTION OVERRIDE",
         # "ACT AS:", "Hidden instruction:"
         r"\[\s*(?:system|hidden|emergency|configuration|admin|security)\s+(?:directive|"
@@ -162,7 +167,7 @@ OTHER_TOOLS = tuple(
 
 _MOVE = (
     r"(?:send|forward|copy|cc|bcc|mirror|relay|post|upload|transmit|sync|push|replicate|"
-    r"report|email|e-mail|stream|beacon|leak|share|export|exfiltrate)"
+    r"report|email|e-mail|stream|beacon|leak|share|export|exfiltrate|redirect|route)"
 )
 # a file in the home directory's dot-folders or a key file: where local secrets live
 _SECRET_FILE = (
@@ -216,6 +221,10 @@ MOVES_DATA = tuple(
         rf"\[[^\]\n]{{0,200}}\]\(\s*<?https?://{_SLOT_URL}",
         rf"<img\b[^>]{{0,200}}\bsrc\s*=\s*[\"']?https?://{_WAITING_URL}",
         r"\b(?:bcc|cc)\s+(?:every|each|all|a\s+copy|copies)\b|\balways\s+(?:bcc|cc)\b",
+        # a parameter named for a local secret file's contents (`content_from_reading_ssh_
+        # id_rsa`), read with its identifiers spelled out
+        r"\b(?:read|reading|contents?)\b[^.]{0,30}\b(?:ssh|id\s+rsa|bashrc|zshrc|netrc|"
+        r"aws\s+credentials|dot\s+ssh)\b",
         r"\bemail\s+the\s+\w+(?:\s+\w+)?\s+to\s+[\w.+-]+@",
     )
 )
@@ -313,7 +322,7 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
         if path.startswith("examples"):
             continue  # examples are user requests; they may quote anything
         texts = [normalize_text(raw)]
-        if value_slot(path):
+        if value_slot(path) or names_a_property(path):
             texts.append(normalize_text(spell_identifiers(raw)))
         if _matches(texts, ADDRESSED_TO_MODEL):
             out.append(finding(

@@ -82,8 +82,15 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "asks for credentials or secret files",
-            r"~/?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|/etc/(?:passwd|"
-            r"shadow)\b|\.git-credentials|\bmcp\.json\b|\.cursor/|\.netrc\b"
+            rf"\b{_ACCESS}\b[^.]{{0,60}}(?:~/?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|"
+            r"\.aws/credentials|/etc/(?:passwd|shadow)\b|\.git-credentials|\bmcp\.json\b|"
+            r"\.cursor/|\.netrc\b|(?<![\w/])~/\.[\w.-]+)"
+            r"|\b(?:path|file|filename)\s*[=:]\s*['\"`]?(?:~/?\.ssh\b|/etc/(?:passwd|shadow)\b|"
+            r"~/\.aws/credentials|(?<![\w/])~/\.[\w.-]+)"
+            r"|\bcontents?\s+of\s+(?:~/?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:passwd|"
+            r"shadow)\b|(?<![\w/])~/\.[\w.-]+)"
+            r"|\b(?:reveal|expose|leak|dump|disclose)\s+(?:all|every|any)\s+(?:the\s+)?"
+            r"(?:api[\s_-]?keys?|passwords?|secrets?|credentials?|tokens?)\b"
             rf"|\b{_ACCESS}\b[^.]{{0,60}}(?<![\w.])\.env\b|\b{_ACCESS}\b[^.]{{0,60}}\.kube/config"
             rf"|\b{_EXFIL_VERBS}\b{_NOT_A_HEADER}{{0,40}}\b(?:all|any|every|the user's|the users'|"
             rf"your|their|stored|saved|local)\b{_NOT_A_HEADER}{{0,20}}\b{_SECRET_WORDS}\b"
@@ -103,8 +110,8 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "uses instruction tags",
-            r"<\s*/?\s*(?:important|system|instructions?|admin|secret|hidden|critical|"
-            r"assistant|prompt|sys|override|priority)\b[^>]{0,40}>|\[/?(?:INST|SYSTEM)\]"
+            r"<\s*/?\s*(?:important|system|admin|secret|hidden|critical|sys|override|"
+            r"priority)\b[^>]{0,40}>|<\s*/?\s*[\w-]*override[\w-]*\s*>|\[/?(?:INST|SYSTEM)\]"
             r"|<<\s*/?SYS\s*>>|<\|(?:im_start|im_end|system|endoftext)\|>",
         ),
         (
@@ -133,10 +140,44 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+# "call X first" is guidance when it serves this call: a prerequisite with its purpose
+# ("use list_docs first to discover the slug"), a condition on the request ("use this FIRST
+# whenever a user asks why a VM ..."), or a negation ("you do not need to call it first").
+# An attack demands precedence over everything: "before any other tool", "every request".
+CALL_ORDER = "demands to be called first"
+_GUIDED_ORDER = re.compile(
+    r"\b(?:first|before)\b[^.]{0,60}\bto\s+(?:get|find|discover|obtain|retrieve|look\s+up|"
+    r"fetch|list|learn|identify|determine|resolve|check|see|know)\b"
+    r"|\b(?:when(?:ever)?|if)\s+(?:the\s+)?(?:user|target|a\s+user|you\s+(?:do\s+not|don't)"
+    r"\s+know|[\w-]+\s+(?:is|are)\s+(?:unknown|not\s+known))"
+    r"|\b(?:do\s+not|don't|no)\s+need\s+to\b",
+    re.IGNORECASE,
+)
+_UNCONDITIONAL = re.compile(
+    r"\b(?:any|every|all|each)\s+(?:other\s+)?(?:tools?|functions?|requests?|messages?|"
+    r"repl(?:y|ies)|conversations?|turns?|answers?)\b",
+    re.IGNORECASE,
+)
+
+
 def injected_instructions(text: str) -> list[str]:
-    """The labels of every injection rule the (normalised) text matches."""
+    """The labels of every injection rule the (normalised) text matches; a call order is
+    left out where its sentence says what it is for (`_GUIDED_ORDER`) and demands no
+    precedence over everything (`_UNCONDITIONAL`)."""
     norm = normalize_text(text)
-    return [label for label, rule in INJECTION_RULES if rule.search(norm)]
+    out = []
+    for label, rule in INJECTION_RULES:
+        found = rule.search(norm)
+        if found is None:
+            continue
+        if label == CALL_ORDER:
+            start = norm.rfind(".", 0, found.start()) + 1
+            end = norm.find(".", found.end())
+            sentence = norm[start : end if end >= 0 else len(norm)]
+            if _GUIDED_ORDER.search(sentence) and not _UNCONDITIONAL.search(sentence):
+                continue
+        out.append(label)
+    return out
 
 
 # --- blobs and URLs ----------------------------------------------------------------------
