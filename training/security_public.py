@@ -1,12 +1,16 @@
 """Study `security_public`: the lint judged by public tool lists nobody here wrote.
 
-    python -m training.security_public PARAMS METRICS REPORT [--public DIR]
-        [--detector FILE] [--frozen-at COMMIT]
+    python -m training.security_public METRICS REPORT [--public DIR] [--detector FILE]
+        [--judge-share 0.5] [--split-seed 0] [--fit-record metrics/lint_detector.json]
+        [--frozen-at COMMIT]
 
 The public corpus (`../shared/security`, read in place: `training.security.public_tools`)
-is split by source repository exactly as the detector's fit split it (params
-`lint_detector.public_*`); only the **judging** sources are read here, and the fit never
-read them. Each of their tools is judged as the gateway judges it (the importer, the
+is split by source repository (`--judge-share`, `--split-seed`: the split of the one
+scoring so far, at 6a7c0e0); only the **judging** sources are read here. A source the
+detector's own fit read (its `public.fit_sources` in `--fit-record`) is marked `in fit`,
+and the headline says how many: once a judging set is scored it joins the fit, and a rerun
+over it measures the fit, not the detector (the scored result is kept in
+docs/experiments.md). Each of their tools is judged as the gateway judges it (the importer, the
 rules and the detector by meaning: `training.security.judge`), by source, with the rules
 alone and the check by meaning alone beside them. Then the live path: every judging
 server's tools, attacks and benign mixed, reviewed by the gateway's own function
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import logging
 import math
 from collections import defaultdict
@@ -34,9 +39,7 @@ from serving.catalog.meaning import MeaningDetector
 from serving.catalog.meaning_check import SHIPPED_DETECTOR, MeaningCheck, accepted_encoder
 from serving.gateway.config import ServerSpec
 from serving.gateway.registry import build_registry
-from training.core.lint_detector import Params
 from training.core.metrics_io import write_metrics
-from training.core.params import load_params
 from training.security.judge import ToolVerdict, judge_tools, summary, table_by_source
 from training.security.public_tools import (
     PublicTool,
@@ -90,17 +93,19 @@ def live_path(tools: Sequence[PublicTool], check: MeaningCheck) -> dict[str, Any
 
 
 def run(
-    params: Params,
     corpus_dir: str | None,
     check: MeaningCheck,
     *,
+    judge_share: float,
+    split_seed: int,
     detector_path: str,
     frozen_at: str,
+    detector_fit: Sequence[str] = (),
 ) -> tuple[dict[str, Any], list[ToolVerdict]]:
-    """The metrics of the judging sources (module doc) and each tool's verdict."""
+    """The metrics of the judging sources (module doc) and each tool's verdict;
+    `detector_fit`: the public sources the detector was fit on."""
     corpus = load_corpus(corpus_dir)
-    fit, judging = split_repos(corpus.repos(), params.public_judge_share,
-                               params.public_split_seed)
+    fit, judging = split_repos(corpus.repos(), judge_share, split_seed)
     tools = of_repos(corpus.tools, judging)
     verdicts = judge_tools(tools, check.encoder, check.detector)
     rules_only = judge_tools(tools)
@@ -114,6 +119,7 @@ def run(
         "corpus_sha256": corpus.sha256,
         "judging_sources": judging,
         "fit_sources": fit,
+        "judging_sources_in_detector_fit": sorted(set(judging) & set(detector_fit)),
         **total,
         "poisoned_at_error_ci95": wilson(sum(v.level == 2 for v in bad), len(bad)),
         "benign_at_error_ci95": wilson(sum(v.level == 2 for v in good), len(good)),
@@ -162,9 +168,18 @@ def by_class(bad: Sequence[ToolVerdict]) -> dict[str, dict[str, int]]:
 def render(metrics: dict[str, Any]) -> str:
     m = metrics
     lo, hi = m["poisoned_at_error_ci95"]
+    spent = m["judging_sources_in_detector_fit"]
+    warning = (
+        [f"**In sample: {len(spent)} of these {len(m['judging_sources'])} sources are in "
+         "this detector's fit** (a judging set joins the fit once scored). These numbers "
+         "measure the fit; the one scoring of held-out sources is in docs/experiments.md.",
+         ""]
+        if spent else []
+    )
     lines = [
         "# The lint on public tools nobody here wrote (judging sources)",
         "",
+        *warning,
         f"Detector frozen at `{m['frozen_at']}` (sha256 `{m['detector_sha256'][:12]}`), "
         f"scored once on {len(m['judging_sources'])} source repositories held out whole from "
         f"its fit ({m['n_poisoned']} poisoned tools, {m['n_benign']} benign, "
@@ -185,9 +200,10 @@ def render(metrics: dict[str, Any]) -> str:
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in m["by_source"]:
+        mark = " (in fit)" if r["source"] in spent else ""
         lines.append(
-            f"| {r['source']} | {r['kind']} | {r['tools']} | {r['at_error']} | {r['warned']} "
-            f"| {r['rules_at_error']} | {r['meaning_at_error']} |"
+            f"| {r['source']}{mark} | {r['kind']} | {r['tools']} | {r['at_error']} | "
+            f"{r['warned']} | {r['rules_at_error']} | {r['meaning_at_error']} |"
         )
     lines += ["", "## Poisoned tools by attack class", "",
               "| class | tools | at error | warned |", "|---|---:|---:|---:|"]
@@ -219,12 +235,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("params", help="params.yaml (section `lint_detector`: the split)")
     parser.add_argument("metrics", help="metrics JSON")
     parser.add_argument("report", help="markdown report")
     parser.add_argument("--public", help="the public corpus (default: ../shared/security)")
     parser.add_argument("--detector", default=str(SHIPPED_DETECTOR),
                         help="the detector to judge (default: the shipped one)")
+    parser.add_argument("--judge-share", type=float, default=0.5,
+                        help="share of source repositories held out (default: %(default)s)")
+    parser.add_argument("--split-seed", type=int, default=0,
+                        help="the split's seed (default: %(default)s)")
+    parser.add_argument(
+        "--fit-record", default="metrics/lint_detector.json",
+        help="the detector's fit metrics: which public sources it read (%(default)s)",
+    )
     parser.add_argument(
         "--frozen-at", help="the commit that froze the detector (default: the last commit "
         "that changed the detector file)"
@@ -232,13 +255,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    params = load_params(args.params, "lint_detector", Params)
     detector = MeaningDetector.load(args.detector)
     encoder, why = accepted_encoder(detector, [lambda: Encoder(stock_model_path())])
     check = MeaningCheck(detector, encoder, why).require()
     frozen_at = args.frozen_at or last_commit(args.detector)
-    metrics, _ = run(params, args.public, check, detector_path=args.detector,
-                     frozen_at=frozen_at)
+    record = Path(args.fit_record)
+    detector_fit = (
+        json.loads(record.read_text()).get("public", {}).get("fit_sources", [])
+        if record.is_file() else []
+    )
+    metrics, _ = run(args.public, check, judge_share=args.judge_share,
+                     split_seed=args.split_seed, detector_path=args.detector,
+                     frozen_at=frozen_at, detector_fit=detector_fit)
     write_metrics(args.metrics, metrics)
     Path(args.report).write_text(render(metrics))
     print(

@@ -169,8 +169,10 @@ def fit_with_public(
         Path(oof_path).parent.mkdir(parents=True, exist_ok=True)
         Path(oof_path).write_text("".join(
             json.dumps({"repo": t.repo, "tool": t.card.tool_id, "poisoned": t.poisoned,
+                        "level": tool_level(vs, detector),
                         "verdicts": [[v.path, round(v.attack, 5), v.attack_class,
-                                      v.in_value_slot] for v in vs]}) + "\n"
+                                      v.in_value_slot, len(v.sentence.split())]
+                                     for v in vs]}) + "\n"
             for t, vs in zip(tools, oof, strict=True)))
     levels = [tool_level(vs, detector) for vs in oof]
     bad = [lv for lv, t in zip(levels, tools, strict=True) if t.poisoned and not t.refused]
