@@ -401,3 +401,12 @@ def test_output_never_replays_hidden_characters(tmp_path):
     for as_json in (False, True):
         _, text = run_lint(path, embed=False, as_json=as_json)
         assert not any(ch in text for ch in "\x1b\u202e\u200b")
+
+
+def test_lint_judges_by_meaning_by_default_and_skips_only_when_asked(fixture_catalog):
+    def codes(**kw) -> set[str]:
+        _, text = run_lint(fixture_catalog, as_json=True, embed=False, **kw)
+        return {f["code"] for f in json.loads(text)["findings"]}
+
+    assert "meaning_check_skipped" not in codes()  # the shipped detector ran
+    assert "meaning_check_skipped" in codes(use_detector=False)

@@ -1,20 +1,23 @@
-"""DVC stage `train_lint`: fit the lint's detector by meaning and choose its bars.
+"""`make detector`: fit the lint's detector by meaning that the package ships.
 
-    python -m training.train_lint PARAMS CATALOG OUT_DIR METRICS
+    python -m training.train_lint PARAMS CATALOG OUT METRICS [--public DIR] [--oof FILE]
+        [--cache DIR]
 
-Embeds with the packaged all-MiniLM-L6-v2 (the encoder of the stock bundle and of
-`toolsift lint --embed`) the attack corpus (`fit_corpus`: `training.core.poison_corpus`,
-`poison_corpus_more`, the four `poison_voices_*` (documentation-embedded, overt and
-formatted, indirect and persuasive, multilingual) and the spent blind sets), benign hard
-negatives and API-listing-style sentences (`training.core.benign_corpus`), real API
-documentation and the standard library's docstrings (`training.core.real_benign`) and the
-sentences of CATALOG's tools, fits a multinomial logistic regression (benign + seven
-attack classes) and chooses the error and warning bars on held-out attack styles
+Embeds with the packaged all-MiniLM-L6-v2 the attack corpus (`fit_corpus`:
+`training.core.poison_corpus`, `poison_corpus_more`, the four `poison_voices_*` and the
+spent blind sets), benign hard negatives (`training.core.benign_corpus`), the own-voice
+guidance lines (`OWN_GUIDANCE`, label `guidance`), real API documentation and the
+standard library's docstrings (`training.core.real_benign`) and the sentences of
+CATALOG's tools, fits a multinomial logistic regression (benign, guidance and seven attack
+classes) and chooses the error and warning bars on held-out attack styles
 (`training.core.poison_validation`) and held-out tools, and the slot bar on real value
-slots (`training.core.lint_detector` says which text does what). Writes
-OUT_DIR/detector.json (`serving.catalog.meaning`), which the catalog gate, the
-security study and `toolsift lint --detector` read, and METRICS: the bars, the validation
-catch rate per class and the benign false-alarm rates.
+slots (`training.core.lint_detector` says which text does what). With `--public`, the
+public corpus's fit sources join the fit and the bars are also set by tool on their
+out-of-fold verdicts (`fit_with_public`, `training.security.fit_public`). Writes OUT
+(`serving/catalog/data/lint_detector.json.gz` as shipped; read by `toolsift lint`, the
+catalog gate, every bundle and the gateway) and METRICS: the bars, the validation catch
+rate per class, the benign false-alarm rates and, with `--public`, the out-of-fold rates
+by tool and the sources on each side.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ that level, so the two can be read apart.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +18,8 @@ from serving.bundle.encoder import TextEncoder
 from serving.catalog.findings import Finding
 from serving.catalog.lint import CAUTION_CODES, lint_catalog
 from serving.catalog.meaning import MeaningDetector
+from training.core.poison_styles import MEANING_CODES
 from training.security.public_tools import PublicTool
-
-MEANING_CODES = frozenset({"poison_by_meaning", "suspect_by_meaning"})
-_LEVEL = {"error": 2, "warning": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,15 +32,12 @@ class ToolVerdict:
     evidence: str = ""  # the message of the first finding at that level
 
 
-def _level(findings: Iterable[Finding], codes: frozenset[str] | None) -> int:
-    return max(
-        (
-            _LEVEL.get(f.severity, 0) if f.severity == "error" or f.code in CAUTION_CODES else 0
-            for f in findings
-            if codes is None or f.code in codes
-        ),
-        default=0,
-    )
+def finding_level(f: Finding) -> int:
+    """2 for an error (the gateway quarantines), 1 for a warning it serves with a caution
+    (`lint.CAUTION_CODES`), else 0."""
+    if f.severity == "error":
+        return 2
+    return 1 if f.code in CAUTION_CODES else 0
 
 
 def judge_tools(
@@ -59,7 +54,8 @@ def judge_tools(
     for (_, _), idx in groups.items():
         cards = [tools[i].card for i in idx]
         by_id: dict[str, list[Finding]] = defaultdict(list)
-        for f in lint_catalog(cards, encoder=encoder, detector=detector):
+        for f in lint_catalog(cards, encoder=encoder, detector=detector,
+                              near_duplicates=False):
             by_id[f.tool_id].append(f)
         for i in idx:
             found[i] = by_id.get(tools[i].card.tool_id, [])
@@ -69,11 +65,10 @@ def judge_tools(
             out.append(ToolVerdict(t, 2, 2, 0, ("import_refused",), t.refused))
             continue
         fs = found[i]
-        meaning = _level(fs, MEANING_CODES)
-        rules = _level(fs, frozenset(f.code for f in fs) - MEANING_CODES)
+        meaning = max((finding_level(f) for f in fs if f.code in MEANING_CODES), default=0)
+        rules = max((finding_level(f) for f in fs if f.code not in MEANING_CODES), default=0)
         level = max(rules, meaning)
-        at = [f for f in fs if _LEVEL.get(f.severity, 0) == level and level and (
-            f.severity == "error" or f.code in CAUTION_CODES)]
+        at = [f for f in fs if level and finding_level(f) == level]
         out.append(
             ToolVerdict(t, level, rules, meaning, tuple(sorted({f.code for f in at})),
                         at[0].message if at else "")
