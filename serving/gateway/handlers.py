@@ -35,7 +35,7 @@ from serving.gateway.downstream import Downstream, DownstreamError
 from serving.gateway.registry import Registry
 from serving.gateway.session import SessionState
 from serving.model.config import utc_now
-from serving.model.selection import SessionContext, Subgoal
+from serving.model.selection import SessionContext, Subgoal, resolve_connections
 from serving.model.text import estimate_tokens
 from serving.selector import Discovery, Selector
 from serving.stages.disclose import discovery_line, full_schema
@@ -97,11 +97,22 @@ class Gateway:
         self.selector: Selector | None = None
         self.sessions: OrderedDict[str, SessionState] = OrderedDict()
         self.context = config.session
+        # names of `session.connections` that are no served server or connection, as last
+        # warned about: a rebuild warns again only when they change
+        self.unknown_connections: tuple[str, ...] = ()
 
     def install(self, registry: Registry, selector: Selector | None) -> list[SessionState]:
         """Serve a new registry; returns the sessions whose active set lost tools."""
         self.registry, self.selector = registry, selector
-        self.context = effective_context(self.config.session, registry)
+        session, unknown = resolve_connections(self.config.session, registry.cards.values())
+        if unknown != self.unknown_connections:
+            if unknown:
+                log.warning("session.connections: %s: neither a server nor a connection of "
+                            "the served tools; no tool matches", ", ".join(unknown))
+            else:
+                log.info("session.connections: every name is a served server or connection")
+            self.unknown_connections = unknown
+        self.context = effective_context(session, registry)
         return [s for s in self.sessions.values() if s.retain(registry.cards)]
 
     def session(self, key: str) -> SessionState:
@@ -328,7 +339,9 @@ class Gateway:
 def effective_context(session: SessionContext, registry: Registry) -> SessionContext:
     """The session with what it leaves open spelled out (every served connection, every
     scope the served tools need): the same selection, and a trace that replays the same
-    (a trace's context lists what the session held; an empty list would mean nothing)."""
+    (a trace's context lists what the session held; an empty list would mean nothing).
+    Its connections are taken as given: `Gateway.install` first maps server names to
+    connections (`resolve_connections`)."""
     cards = registry.cards.values()
     connections, scopes = session.connections, session.scopes
     if not session.restrict_connections:
