@@ -310,15 +310,16 @@ def diagnose_command(
     = "day",
     window_s: Annotated[
         float,
-        typer.Option(help="A search this many seconds after a menu or a successful call of "
-                     "the same session counts as a follow-up."),
+        typer.Option(help="A search this many seconds after a failed or a successful call "
+                     "of the same session counts as a follow-up."),
     ] = 120.0,
     top: Annotated[int, typer.Option(help="Tools and servers listed per class.")] = 3,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad line.")] = False,
 ) -> None:
     """Sort production trace records into failure classes, each with where its fix lives:
-    no suitable tool, not retrieved or cut, invoked wrongly, declined or denied, downstream
-    error, tool error, returned too little. Bad lines are named (file:line) and skipped."""
+    no suitable tool, not retrieved or cut, quarantined, not connected, denied, invoked
+    wrongly, declined or dry run, downstream error, tool error, returned too little. Bad
+    lines are named (file:line) and skipped."""
     from serving.calls.diagnose import BUCKETS, TraceRecord, diagnose
     from serving.model.io import load_jsonl, load_queries
 
