@@ -135,7 +135,8 @@ def discover(
     bundle: BundleOpt,
     connections: Annotated[
         str | None,
-        typer.Option(help="Comma-separated connections the session holds (default: all)."),
+        typer.Option(help="Comma-separated connections the session holds, or server names "
+                     "standing for their tools' connections (default: all)."),
     ] = None,
     scopes: Annotated[
         str | None, typer.Option(help="Comma-separated granted scopes (default: no scope check).")
@@ -162,7 +163,14 @@ def discover(
         context["connections"] = _csv(connections)
     if scopes is not None:
         context["scopes"] = _csv(scopes)
-    result = selector.discover(request, context)
+    # a server's name stands for its tools' connections; a name that is neither is kept
+    # (it matches no tool) and said, since a typo would otherwise filter silently
+    session, unknown = selector.session_context(context)
+    warnings = [
+        f"--connections: {name!r} is neither a server nor a connection of this bundle's "
+        "tools; it matches no tool" for name in unknown
+    ]
+    result = selector.discover(request, session)
     if trace is not None:
         from serving.calls.tracelog import TraceWriter
 
@@ -170,9 +178,12 @@ def discover(
     whole = catalog_tokens(selector.bundle.cards)
     if as_json:
         out = result.to_dict()
+        out["warnings"] = [*warnings, *out["warnings"]]
         out["catalog_tokens"] = whole
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
+    for warning in warnings:
+        console.print(Text.assemble(("warning", "bold yellow"), literal(f": {warning}")))
     for i, step in enumerate(result.steps, start=1):
         sg = step.subgoal
         kind = "write" if sg.mutation else "read"
@@ -299,15 +310,16 @@ def diagnose_command(
     = "day",
     window_s: Annotated[
         float,
-        typer.Option(help="A search this many seconds after a menu or a successful call of "
-                     "the same session counts as a follow-up."),
+        typer.Option(help="A search this many seconds after a failed or a successful call "
+                     "of the same session counts as a follow-up."),
     ] = 120.0,
     top: Annotated[int, typer.Option(help="Tools and servers listed per class.")] = 3,
     strict: Annotated[bool, typer.Option(help="Stop at the first bad line.")] = False,
 ) -> None:
     """Sort production trace records into failure classes, each with where its fix lives:
-    no suitable tool, not retrieved or cut, invoked wrongly, declined or denied, downstream
-    error, tool error, returned too little. Bad lines are named (file:line) and skipped."""
+    no suitable tool, not retrieved or cut, quarantined, not connected, denied, invoked
+    wrongly, declined or dry run, downstream error, tool error, returned too little. Bad
+    lines are named (file:line) and skipped."""
     from serving.calls.diagnose import BUCKETS, TraceRecord, diagnose
     from serving.model.io import load_jsonl, load_queries
 

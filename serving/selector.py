@@ -47,7 +47,15 @@ from serving.calls.run import (
 from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
 from serving.model.config import RuntimeParams, utc_now
 from serving.model.schema import ToolCard
-from serving.model.selection import Candidate, Selection, SessionContext, Stage, Subgoal, run_stages
+from serving.model.selection import (
+    Candidate,
+    Selection,
+    SessionContext,
+    Stage,
+    Subgoal,
+    resolve_connections,
+    run_stages,
+)
 from serving.model.text import request_text
 from serving.stages.abstain import Abstention, abstaining_steps, step_signals
 from serving.stages.ann import ApproximateDense
@@ -559,6 +567,16 @@ class Selector:
         return replace(bars, read=max(floor, bars.read), write=max(floor, bars.write))
 
     # --- public API -------------------------------------------------------------
+
+    def session_context(
+        self, context: SessionContext | Mapping[str, Any] | None
+    ) -> tuple[SessionContext, tuple[str, ...]]:
+        """The session as this catalog reads it (`resolve_connections`): server names in
+        `connections` stand for their tools' connections; also the names that are neither
+        a server nor a connection here, for the caller to warn about. Raises `TypeError`
+        for a context of the wrong shape."""
+        ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
+        return resolve_connections(ctx, self.cards.values())
 
     def discover(
         self, request: str, context: SessionContext | Mapping[str, Any] | None = None

@@ -2,29 +2,37 @@
 on, each naming where its fix lives.
 
 Input: the records `Discovery.trace_record` writes (`serving.calls.tracelog`); the gateway
-adds `session`. Lines from before `session` or a step's `abstained` still read (an empty
-menu is an abstained step). Records are read in file order, which is each session's
-order: one gateway process appends a session's lines as they happen (`ts` has whole
-seconds only, so it cannot order them). One record is at most one failure:
+adds `session`, and `refusal` on a call it refused for a policy reason. Lines from before
+`session`, `refusal` or a step's `abstained` still read (an empty menu is an abstained
+step). Records are read in file order, which is each session's order: one gateway process
+appends a session's lines as they happen (`ts` has whole seconds only, so it cannot order
+them). One record is at most one failure:
 
 - `no_suitable_tool`: a search every step of which abstained;
-- `not_retrieved_or_cut`: a call the gate refused (`not_available`), or a search within
-  `window_s` of the session's last search whose menu showed tools none of which was
-  called since: the tool the model wanted was not retrieved, or cut from the menu. A
-  refusal's reason says where the session's last search lost that tool: not_retrieved,
-  filtered_out, cut_from_menu, on_menu_not_active (past the search's limit, or expired),
-  left_active_set (its own search found it), no_search;
+- `not_retrieved_or_cut`: a call the gate refused (`not_available`) with no policy reason,
+  or a re-search: a search within `window_s` of a call that failed since the session's
+  last search (not for a policy reason), that search having shown a menu: the tool the
+  model wanted was not retrieved, or cut from the menu. A refusal's reason says where the
+  session's last search lost that tool: not_retrieved, filtered_out, cut_from_menu,
+  on_menu_not_active (past the search's limit, or expired), left_active_set (its own
+  search found it), no_search;
+- `quarantined`: a refused call whose line says `refusal: quarantined` (the gateway's
+  review withdrew the tool);
+- `not_connected`: `refusal: not_connected` (the session lacks the tool's connection);
+- `denied`: the risk policy's `deny`, or `refusal: denied` (a call the gate refused for a
+  tool the policy denies: such a tool never reaches a menu);
 - `invoked_wrongly`: arguments the validator rejected (`invalid_arguments`);
-- `declined_or_denied`: the risk policy's `deny`, `dry_run`, a confirmation the user
-  declined or the client could not ask for (`confirm` on older lines);
+- `declined_or_dry_run`: the risk policy's `dry_run`, a confirmation the user declined or
+  the client could not ask for (`confirm` on older lines);
 - `downstream_error`: the tool's server failed or timed out;
 - `tool_error`: the tool ran and reported an error;
 - `returned_too_little`: a search within `window_s` of a successful call, the session's
   last call since its last search (the result did not say enough to go on).
 A search after a successful call is read as about that call, whether or not its tool was
-on the last menu. The two re-search classes are suspicions, not verdicts: a workflow whose
-next step needs a new search reads the same. Records without a session never count as
-re-searches.
+on the last menu. A search right after a search (no call between) is no failure: an agent
+searching for each step of a task before calling reads that way. The two re-search classes
+are suspicions, not verdicts: a workflow whose next step needs a new search reads the
+same. Records without a session never count as re-searches.
 
 With labeled queries, the requests whose text is a query's (whitespace aside) are scored
 by the recall chain (`serving.metrics`), a step's pick being the first tool a call named
@@ -45,8 +53,11 @@ from serving.model.schema import FieldError, LabeledQuery
 CLASSES = (
     "no_suitable_tool",
     "not_retrieved_or_cut",
+    "quarantined",
+    "not_connected",
+    "denied",
     "invoked_wrongly",
-    "declined_or_denied",
+    "declined_or_dry_run",
     "downstream_error",
     "tool_error",
     "returned_too_little",
@@ -54,9 +65,14 @@ CLASSES = (
 FIXES: Mapping[str, str] = {
     "no_suitable_tool": "catalog coverage: connect the missing server, add the tool",
     "not_retrieved_or_cut": "retrieval, rerank, the menu's bars (and the active set's ttl)",
+    "quarantined": "the tool or its server: the gateway's review withdrew it (lint, rug "
+    "pull, ledger; the reason is in the gateway's log)",
+    "not_connected": "the session's connections (servers.json session.connections, "
+    "--connections)",
+    "denied": "the risk policy (denylist, risk_ceiling, by_tool, by_risk)",
     "invoked_wrongly": "the tool card: its input schema and description",
-    "declined_or_denied": "the risk policy (by_risk, by_tool, denylist); a client that can "
-    "ask its user",
+    "declined_or_dry_run": "the risk policy's confirm and dry_run; a client that can ask its "
+    "user",
     "downstream_error": "the downstream server",
     "tool_error": "the tool, or what its card lets the model ask of it",
     "returned_too_little": "the observation caps, or the tool's output",
@@ -66,14 +82,25 @@ SEARCH, OK = "search", "ok"
 CALL_CLASSES: Mapping[str, str] = {
     "not_available": "not_retrieved_or_cut",
     "invalid_arguments": "invoked_wrongly",
-    "deny": "declined_or_denied",
-    "dry_run": "declined_or_denied",
-    "needs_confirmation": "declined_or_denied",
-    "declined": "declined_or_denied",
-    "confirm": "declined_or_denied",  # older lines: needs_confirmation or declined
+    "deny": "denied",
+    "dry_run": "declined_or_dry_run",
+    "needs_confirmation": "declined_or_dry_run",
+    "declined": "declined_or_dry_run",
+    "confirm": "declined_or_dry_run",  # older lines: needs_confirmation or declined
     "downstream_error": "downstream_error",
     "tool_error": "tool_error",
 }
+# a refused call's `refusal` (the gateway's `Gateway.refusal`) -> its class; it names the
+# policy behind a refusal whose outcome alone (not_available, invalid_arguments) does not
+REFUSALS: Mapping[str, str] = {
+    "quarantined": "quarantined",
+    "not_connected": "not_connected",
+    "denied": "denied",
+}
+# calls stopped before the tool ran: the outcomes a `refusal` may explain
+REFUSED = frozenset(o for o in CALL_CLASSES if o not in ("downstream_error", "tool_error"))
+# classes of a failed call after which the next search is a re-search: not the policy's
+POLICY_CLASSES = frozenset({"quarantined", "not_connected", "denied", "declined_or_dry_run"})
 BUCKETS: Mapping[str, str] = {"day": "%Y-%m-%d", "hour": "%Y-%m-%dT%H:00Z"}
 # the recall chain's stages as an operator reads a loss there
 STAGE_LOSSES: Mapping[str, str] = {
@@ -134,6 +161,7 @@ class TraceRecord:
     session: str | None = None
     steps: tuple[TraceStep, ...] = ()
     tool_id: str | None = None  # what a call named; a gate refusal's only trace of it
+    refusal: str | None = None  # the policy behind a refused call (`REFUSALS`), when known
 
     @classmethod
     def from_dict(cls, data: Any) -> TraceRecord:
@@ -162,6 +190,7 @@ class TraceRecord:
             session=_optional_text(data, "session") or None,
             steps=tuple(steps),
             tool_id=chosen or _optional_text(data, "tool_id"),
+            refusal=_optional_text(data, "refusal"),
         )
 
     @property
@@ -238,7 +267,7 @@ class Failure:
     seen at (for a re-search, the search that gave it away)."""
 
     kind: str  # one of CLASSES
-    reason: str  # the call's outcome, or every_step_abstained | search_again | ...
+    reason: str  # the call's outcome, or every_step_abstained | search_after_failed_call | ...
     ts: datetime
     request_id: str
     session: str | None = None
@@ -262,7 +291,7 @@ class _Seen:
     """One session so far: its last search and what was called since."""
 
     search: TraceRecord | None = None
-    menu_called: bool = False  # a tool from that search's menu
+    failed: TraceRecord | None = None  # the last call since that failed, not by policy
     last_call: TraceRecord | None = None
 
 
@@ -277,12 +306,12 @@ def classify(
         if rec.kind == SEARCH:
             failure = _search_failure(rec, seen, window_s)
             if seen is not None:  # a new menu: start over
-                seen.search, seen.menu_called, seen.last_call = rec, False, None
+                seen.search, seen.failed, seen.last_call = rec, None, None
         else:
             failure = _call_failure(rec, seen)
             if seen is not None:
-                menu = seen.search.menu if seen.search else frozenset()
-                seen.menu_called = seen.menu_called or rec.tool_id in menu
+                if failure is not None and failure.kind not in POLICY_CLASSES:
+                    seen.failed = rec
                 seen.last_call = rec
         if failure is not None:
             out.append(failure)
@@ -294,12 +323,13 @@ def _search_failure(rec: TraceRecord, seen: _Seen | None, window_s: float) -> Fa
         return _failure(rec, "no_suitable_tool", "every_step_abstained", None)
     if seen is None:
         return None
-    last, before = seen.last_call, seen.search
+    last, failed, before = seen.last_call, seen.failed, seen.search
     if last is not None and last.kind == OK and _within(last.ts, rec.ts, window_s):
         return _failure(rec, "returned_too_little", "search_after_ok_call", last.tool_id)
-    if (before is not None and before.menu and not seen.menu_called
-            and _within(before.ts, rec.ts, window_s)):
-        return _failure(rec, "not_retrieved_or_cut", "search_again", None)
+    # a search right after a search (nothing called between) is a next step, not a retry
+    if (failed is not None and before is not None and before.menu
+            and _within(failed.ts, rec.ts, window_s)):
+        return _failure(rec, "not_retrieved_or_cut", "search_after_failed_call", None)
     return None
 
 
@@ -308,6 +338,9 @@ def _call_failure(rec: TraceRecord, seen: _Seen | None) -> Failure | None:
     if kind is None:  # ok, or an outcome this version does not know
         return None
     reason = rec.kind
+    policy = REFUSALS.get(rec.refusal or "") if rec.kind in REFUSED else None
+    if policy is not None:  # a policy, not retrieval, refused it
+        return _failure(rec, policy, reason, rec.tool_id)
     if reason == "not_available":
         reason = _refusal_reason(rec, seen.search if seen else None)
     return _failure(rec, kind, reason, rec.tool_id)

@@ -10,6 +10,9 @@ timeouts, the session's context and the active-set knobs.
  "gateway": {"active_set_size": 12, "active_ttl_s": 900, "search_limit": 8},
  "policy": {"by_risk": {"destructive": "deny"}, "denylist": ["github.delete_repo"]}}
 ```
+`session.connections` may name the catalog's connections or its servers (a server stands
+for the connections its tools require; `Gateway.install` resolves them against the served
+tools and warns about a name that is neither).
 `policy` (the `runtime.policy` shape of params.yaml) replaces the bundle's risk policy;
 `runtime` overrides the bundle's runtime params (e.g. `{"rerank_depth": 10}` trades a
 little menu quality for latency).

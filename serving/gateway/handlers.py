@@ -8,7 +8,8 @@ refused with the set listed), arguments (errors verbatim), then the risk policy:
 `needs_confirmation` error), `dry_run` shows what would run, `deny` never reaches the
 downstream server. Results are capped (`serving.calls.observe`) with the whole payload behind
 a handle that `fetch_observation` pages through. Every discovery and call appends one
-trace line in the runtime's format (`Discovery.trace_record`).
+trace line in the runtime's format (`Discovery.trace_record`); a refused call's line also
+says `refusal` when a policy, not the menu, kept the tool out (`Gateway.refusal`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from serving.gateway.downstream import Downstream, DownstreamError
 from serving.gateway.registry import Registry
 from serving.gateway.session import SessionState
 from serving.model.config import utc_now
-from serving.model.selection import SessionContext, Subgoal
+from serving.model.selection import SessionContext, Subgoal, resolve_connections
 from serving.model.text import estimate_tokens
 from serving.selector import Discovery, Selector
 from serving.stages.disclose import discovery_line, full_schema
@@ -74,6 +75,14 @@ META_TOOLS: tuple[Mapping[str, Any], ...] = (
 )
 MAX_SESSIONS = 1_000  # client states kept at once (HTTP sessions that never closed)
 MAX_TRACED_NAME = 256  # a refused tool name comes from the client: bound its trace line
+QUARANTINED_HINT = "this tool failed the gateway's review and cannot be called"
+# a gate refusal's hint when a policy, not the menu, keeps the tool out (`Gateway.refusal`)
+REFUSAL_HINTS: Mapping[str, str] = {
+    "quarantined": QUARANTINED_HINT,
+    "denied": "the risk policy denies this tool; it cannot be called in this session",
+    "not_connected": "this session does not hold the connection this tool needs; ask the "
+    "user to connect it",
+}
 
 # Asks the user to confirm a call: None when the client cannot be asked, else True/False.
 Confirm = Callable[[str], Awaitable[bool | None]]
@@ -97,11 +106,22 @@ class Gateway:
         self.selector: Selector | None = None
         self.sessions: OrderedDict[str, SessionState] = OrderedDict()
         self.context = config.session
+        # names of `session.connections` that are no served server or connection, as last
+        # warned about: a rebuild warns again only when they change
+        self.unknown_connections: tuple[str, ...] = ()
 
     def install(self, registry: Registry, selector: Selector | None) -> list[SessionState]:
         """Serve a new registry; returns the sessions whose active set lost tools."""
         self.registry, self.selector = registry, selector
-        self.context = effective_context(self.config.session, registry)
+        session, unknown = resolve_connections(self.config.session, registry.cards.values())
+        if unknown != self.unknown_connections:
+            if unknown:
+                log.warning("session.connections: %s: neither a server nor a connection of "
+                            "the served tools; no tool matches", ", ".join(unknown))
+            else:
+                log.info("session.connections: every name is a served server or connection")
+            self.unknown_connections = unknown
+        self.context = effective_context(session, registry)
         return [s for s in self.sessions.values() if s.retain(registry.cards)]
 
     def session(self, key: str) -> SessionState:
@@ -181,8 +201,7 @@ class Gateway:
         card = self.registry.cards.get(tool_id) if isinstance(tool_id, str) else None
         if card is None and isinstance(tool_id, str) and self.registry.reason(tool_id):
             # the reason stays in the gateway's log: it quotes the tool's own text
-            return {"error": "quarantined", "tool_id": tool_id,
-                    "hint": "this tool failed the gateway's review and cannot be called"}
+            return {"error": "quarantined", "tool_id": tool_id, "hint": QUARANTINED_HINT}
         if card is None:
             return {"error": "unknown_tool", "tool_id": tool_id, "hint": GATE_HINT}
         out = card.to_dict()
@@ -249,13 +268,20 @@ class Gateway:
             active = state.active()
             refused: dict[str, Any] = {"error": "tool_not_available", "tool_id": tool_id,
                                        "available": active.sorted_ids(), "hint": GATE_HINT}
-            self._trace_call(state, origin, tool_id, None, "not_available")
+            refusal = self.refusal(tool_id)
+            if refusal is not None:
+                refused.update(reason=refusal, hint=REFUSAL_HINTS[refusal])
+            self._trace_call(state, origin, tool_id, None, "not_available", refusal)
             return refused
         verdict = check_call(
             tool_id, args, active=state.active(), cards=self.registry.cards,
             subgoal=subgoal, context=self.context, policy=policy,
         )
         reply: dict[str, Any] = {"error": verdict.status, **verdict.to_dict()}
+        refusal = None if verdict.may_execute else self.refusal(tool_id)
+        if refusal is not None and verdict.status == "not_available":
+            # the gate's refusal, and why no search would help
+            reply.update(reason=refusal, hint=REFUSAL_HINTS[refusal])
         status = outcome = verdict.status
         if status == Decision.CONFIRM.value:
             # the trace says how the confirmation ended, not only that one was needed
@@ -272,7 +298,7 @@ class Gateway:
             reply = {**verdict.to_dict(), "would_call": tool_id, "arguments": dict(args),
                      "hint": "dry run: nothing was executed"}
         if status != Decision.ALLOW.value:
-            self._trace_call(state, origin, tool_id, None, outcome)
+            self._trace_call(state, origin, tool_id, None, outcome, refusal)
             return reply
         state.touch(tool_id)
         return await self._forward(state, origin, tool_id, args)
@@ -298,17 +324,37 @@ class Gateway:
             reply["hint"] = f"cut to fit; {FETCH_NAME}(handle) returns the rest"
         return reply
 
+    def refusal(self, tool_id: Any) -> str | None:
+        """Why a policy keeps `tool_id` from every call of this session, whatever a search
+        finds: `quarantined` (the review withdrew it), `denied` (the risk policy denies
+        it, so no menu offers it), `not_connected` (the session lacks its connection);
+        None otherwise. Traced beside a refused call's outcome, for `toolsift diagnose`."""
+        if not isinstance(tool_id, str):
+            return None
+        card = self.registry.cards.get(tool_id)
+        if card is None:
+            return "quarantined" if self.registry.reason(tool_id) else None
+        policy = self.selector.policy if self.selector else None
+        if policy is not None and policy.decide(card).decision == Decision.DENY:
+            return "denied"
+        connection = card.requires.connection
+        if self.context.restrict_connections and connection not in self.context.connections:
+            return "not_connected"
+        return None
+
     # --- traces -------------------------------------------------------------------------
 
     def _trace_call(self, state: SessionState, origin: Any, tool_id: str, success: bool | None,
-                    outcome: str) -> None:
+                    outcome: str, refusal: str | None = None) -> None:
+        """One call's line; `refusal` (`Gateway.refusal`) only on a call that was refused."""
+        extra = {"refusal": refusal} if refusal else {}
         if origin is None:
             # a tool no search of this session surfaced (the gate refused it): no event to
             # learn from, but `toolsift diagnose` counts what the model looked for
             self._trace(state, {
                 "request_id": uuid.uuid4().hex, "ts": utc_now(), "request": "",
                 "context": self.context.to_dict(), "steps": [], "outcome": outcome,
-                "tool_id": str(tool_id)[:MAX_TRACED_NAME], "latency_ms": {},
+                "tool_id": str(tool_id)[:MAX_TRACED_NAME], "latency_ms": {}, **extra,
             })
             return
         discovery: Discovery = origin.discovery
@@ -316,7 +362,7 @@ class Gateway:
         ok = [success if s is origin.step else None for s in discovery.steps]
         if origin.step not in discovery.steps and discovery.steps:  # found by the whole request
             chosen[0], ok[0] = tool_id, success
-        self._trace(state, discovery.trace_record(chosen, ok, outcome=outcome))
+        self._trace(state, {**discovery.trace_record(chosen, ok, outcome=outcome), **extra})
 
     def _trace(self, state: SessionState, record: Mapping[str, Any]) -> None:
         """Append `record` with the client's opaque session id, so `toolsift diagnose`
@@ -328,7 +374,9 @@ class Gateway:
 def effective_context(session: SessionContext, registry: Registry) -> SessionContext:
     """The session with what it leaves open spelled out (every served connection, every
     scope the served tools need): the same selection, and a trace that replays the same
-    (a trace's context lists what the session held; an empty list would mean nothing)."""
+    (a trace's context lists what the session held; an empty list would mean nothing).
+    Its connections are taken as given: `Gateway.install` first maps server names to
+    connections (`resolve_connections`)."""
     cards = registry.cards.values()
     connections, scopes = session.connections, session.scopes
     if not session.restrict_connections:

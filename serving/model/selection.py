@@ -9,9 +9,12 @@ wall time in `Selection.timings_ms`, which the trace reports as per-stage latenc
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from serving.model.schema import ToolCard
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,33 @@ class SessionContext:
             out["scopes"] = sorted(self.scopes)
         out["env"] = self.env
         return out
+
+
+def resolve_connections(
+    ctx: SessionContext, cards: Iterable[ToolCard]
+) -> tuple[SessionContext, tuple[str, ...]]:
+    """`ctx` with its connections read as the catalog's names: a name some card requires
+    (`requires.connection`) stays as it is; a server's name (`ToolCard.server`) that is no
+    connection stands for the connections its tools require (`k8s` -> `kubernetes`), so a
+    config naming servers selects as one naming connections. Also returns the names that
+    are neither, sorted: kept (they match no tool) for the caller to warn about. A session
+    that does not restrict connections comes back as it is."""
+    if not ctx.restrict_connections:
+        return ctx, ()
+    by_server: dict[str, set[str]] = {}
+    for card in cards:
+        by_server.setdefault(card.server, set()).add(card.requires.connection)
+    known = {c for connections in by_server.values() for c in connections}
+    resolved, unknown = set(), []
+    for name in ctx.connections:
+        if name in known:  # a connection name wins over a server of the same name
+            resolved.add(name)
+        elif name in by_server:
+            resolved |= by_server[name]
+        else:
+            resolved.add(name)
+            unknown.append(name)
+    return replace(ctx, connections=frozenset(resolved)), tuple(sorted(unknown))
 
 
 @dataclass(frozen=True, slots=True)
