@@ -180,9 +180,9 @@ def render(metrics: dict[str, Any]) -> str:
         "# The lint on public tools nobody here wrote (judging sources)",
         "",
         *warning,
-        f"Detector frozen at `{m['frozen_at']}` (sha256 `{m['detector_sha256'][:12]}`), "
-        f"scored once on {len(m['judging_sources'])} source repositories held out whole from "
-        f"its fit ({m['n_poisoned']} poisoned tools, {m['n_benign']} benign, "
+        f"Detector frozen at `{m['frozen_at']}` (sha256 `{m['detector_sha256'][:12]}`), on "
+        f"the {len(m['judging_sources'])} source repositories of the held-out split "
+        f"({m['n_poisoned']} poisoned tools, {m['n_benign']} benign, "
         f"{m['vendor_tools']} of them from vendor or project servers). Corpus: "
         "`../shared/security` (read in place; no text of it is quoted here).",
         "",
