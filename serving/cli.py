@@ -546,7 +546,7 @@ def lint(
         bool,
         typer.Option(
             help="Embed summaries to find unmarked near-duplicates (slower; needs the "
-            "`[train]` install: torch and the packaged MiniLM)."
+            "'train' extra: torch and the packaged MiniLM)."
         ),
     ] = False,
     ledger: Annotated[
@@ -564,8 +564,8 @@ def lint(
         bool,
         typer.Option(
             "--no-detector",
-            help="Rules only: skip the check by meaning (it needs the `[train]` install's "
-            "encoder).",
+            help="Rules only: skip the check by meaning (it needs the encoder of the 'train' "
+            "extra).",
         ),
     ] = False,
 ) -> None:
