@@ -66,6 +66,15 @@ def test_the_corpus_is_read_with_provenance_and_refusals_are_counted(corpus, tmp
     assert original_name("vendor__x", "vendor") == "x" and original_name("x__y", "v") == "x__y"
 
 
+def test_a_line_that_is_not_a_tool_is_named_and_counted(tmp_path):
+    (tmp_path / "poisoned.jsonl").write_text('[1, 2]\n{"name": \n' + json.dumps(POISONED[0]) + "\n")
+    (tmp_path / "benign.jsonl").write_text("")
+    corpus = load_corpus(tmp_path)
+    assert len(corpus.tools) == 1
+    assert [r.split(": ")[1] for r in corpus.refused] == ["<record>", "<json>"]
+    assert corpus.refused[0].startswith(f"{tmp_path / 'poisoned.jsonl'}:1:")
+
+
 def test_a_missing_corpus_says_where_it_looked(tmp_path):
     with pytest.raises(FileNotFoundError, match=str(tmp_path)):
         load_corpus(tmp_path)

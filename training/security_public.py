@@ -108,7 +108,7 @@ def run(
     fit, judging = split_repos(corpus.repos(), judge_share, split_seed)
     tools = of_repos(corpus.tools, judging)
     verdicts = judge_tools(tools, check.encoder, check.detector)
-    rules_only = judge_tools(tools)
+    rules_only = summary(judge_tools(tools))
     total = summary(verdicts)
     bad = [v for v in verdicts if v.tool.poisoned]
     good = [v for v in verdicts if not v.tool.poisoned]
@@ -126,7 +126,7 @@ def run(
         "vendor_tools": sum(vendor(v.tool) for v in good),
         "vendor_tools_at_error": sum(vendor(v.tool) and v.level == 2 for v in good),
         "rules_only": {
-            k: summary(rules_only)[k]
+            k: rules_only[k]
             for k in ("poisoned_at_error", "poisoned_warned", "benign_at_error", "benign_warned")
         },
         "by_source": table_by_source(verdicts),

@@ -132,7 +132,8 @@ def fit_with_public(
     tools = of_repos(corpus.tools, fit_repos)
     log.info("public corpus: %d fit tools of %d sources; %d sources held out to judge",
              len(tools), len(fit_repos), len(judge_repos))
-    first, _ = fit(extra_fit=extra + public_safe_sentences(tools))
+    safe = public_safe_sentences(tools)
+    first, _ = fit(extra_fit=extra + safe)
     attacks = localize_attacks(tools, first, encoder, min_attack=params.localize_min_attack)
     # every refit keeps the first pass's n-gram space and starts from its weights: the
     # corpora differ by a few hundred sentences, so the solver converges in few steps
@@ -152,7 +153,7 @@ def fit_with_public(
         ):
             oof[i] = verdicts
     final, report = fit(
-        extra_fit=extra + public_safe_sentences(tools) + [a for _, a in attacks]
+        extra_fit=extra + safe + [a for _, a in attacks]
     )
     benign = [oof[i] for i, t in enumerate(tools) if not t.poisoned and not t.refused]
     # each bar at least as high as the sentence-level one, and high enough that at most
@@ -195,9 +196,7 @@ def fit_with_public(
                 "n_fit_tools": len(tools),
                 "n_refused": sum(bool(t.refused) for t in tools),
                 "n_localized_attack_sentences": len(attacks),
-                "n_guidance_sentences": sum(
-                    x.label == GUIDANCE for x in public_safe_sentences(tools)
-                ),
+                "n_guidance_sentences": sum(x.label == GUIDANCE for x in safe),
                 # out of fold, by meaning alone, at the chosen bars
                 "oof_poisoned_at_error": _share(lv == 2 for lv in bad),
                 "oof_poisoned_warned": _share(lv >= 1 for lv in bad),

@@ -102,6 +102,9 @@ def read_file(path: Path, poisoned: bool) -> tuple[list[PublicTool], list[str]]:
         except json.JSONDecodeError as err:
             refused.append(f"{path}:{line_no}: <json>: {err}")
             continue
+        if not isinstance(record, dict):
+            refused.append(f"{path}:{line_no}: <record>: expected a JSON object")
+            continue
         server = _SERVER_SAFE.sub("_", str(record.get("server") or "")).strip("_") or "unknown"
         entry = mcp_entry(record, server)
         result = cards_from_json([entry], "mcp", ImportOptions(server=server))
