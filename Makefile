@@ -154,3 +154,25 @@ stb:
 
 stb-category:
 	$(MAKE) bench-real DATA=$(STB_DIR) NAME=stb_category SPLIT=category
+
+# The stock no-tool decision the package ships (serving/stages/data/): the request-intent
+# head every bundle carries and the menu policy `bundle from-servers` exports, fit and
+# judged on the public requests beside the checkout (../shared/benchmarks/no_tool, read in
+# place) over stock bundles of the demo world and StableToolBench, each public source held
+# out in turn (docs/no_tool_sources.md, metrics/no_tool.json). About 15 minutes on 2 cores.
+NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
+.PHONY: no-tool-model
+no-tool-model: $(STAMP)
+	$(VENV)/bin/dvc repro demo_world export_base
+	$(PY) -m training.benchmarks.convert params.yaml $(STB_DIR) data/stb --split random \
+		--metrics metrics/no_tool/stb_data.json
+	$(PY) -m training.catalog params.yaml data/stb/catalog.jsonl data/stb/catalog \
+		metrics/no_tool/stb_catalog.json --on-error report
+	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb_base \
+		--metrics metrics/no_tool/stb_export_base.json
+	$(PY) -m training.train_no_tool params.yaml serving/stages/data/request_intent.json.gz \
+		serving/stages/data/stock_menus.json metrics/no_tool/model.json docs/no_tool_sources.md \
+		--public $(NO_TOOL_CORPUS) \
+		--bundle demo=bundles/base --served demo=data/demo/valid.jsonl:data/demo/eval.jsonl \
+		--no-tool demo=data/demo/no_tool.jsonl \
+		--bundle stb=bundles/stb_base --served stb=data/stb/eval.jsonl

@@ -57,10 +57,11 @@ from serving.model.selection import (
     run_stages,
 )
 from serving.model.text import request_text
-from serving.stages.abstain import Abstention, abstaining_steps, step_signals
+from serving.stages.abstain import SIGNAL_NAMES, Abstention, abstaining_steps, step_signals
 from serving.stages.ann import ApproximateDense
 from serving.stages.disclose import Disclosure, disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
+from serving.stages.intent import IntentScorer, intent_scorer
 from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact
 from serving.stages.missing_access import (
     MissingAccess,
@@ -157,6 +158,8 @@ class StepResult:
 
 
 DEFAULT_RANKED = 20  # request-level tools listed by `Discovery.to_dict`
+
+INTENT_COLUMN = SIGNAL_NAMES.index("request_intent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,6 +368,8 @@ class Selector:
             named_connections = DecomposerVocabulary.from_cards(bundle.cards).distinctive
         self.named_connections = named_connections
         self.menu_policy = (menu_policy or MenuPolicy()) if params.menu_policy else MenuPolicy()
+        self._intent: IntentScorer | None = None
+        self._intent_resolved = False
         self._router = (
             DomainRouter.build([c.domain for c in bundle.cards], bundle.embeddings)
             if params.routing == "domain"
@@ -563,8 +568,10 @@ class Selector:
     @property
     def menu_bars(self) -> MenuBars:
         """The bars of the menu policy, never below `ranking_floor`."""
-        floor, bars = self.ranking_floor, self.menu_policy.bars
-        return replace(bars, read=max(floor, bars.read), write=max(floor, bars.write))
+        floor, bars, p = self.ranking_floor, self.menu_policy.bars, self.params
+        return replace(bars, read=max(floor, bars.read),
+                       write=max(floor, bars.write, p.write_floor),
+                       write_relative=max(bars.write_relative, p.write_relative))
 
     # --- public API -------------------------------------------------------------
 
@@ -656,6 +663,7 @@ class Selector:
         t0 = time.perf_counter()
         mask = self._access.mask(ctx)
         vectors = self.encoder.encode([s.text for s in subgoals])
+        intents = self.request_intents(subgoals, vectors)
         t_shared = (time.perf_counter() - t0) * 1e3 / len(subgoals)
         exact_in_request = self._exact.match(request) if request else []
         placed = {r for s in subgoals for r in self._exact.match(s.text)}
@@ -668,14 +676,31 @@ class Selector:
                 ctx,
                 extra_exact=orphans if i == 0 else [],
                 depth=self.params.rerank_depth if depth is None else depth,
+                intent=float(intent),
             )
-            for i, (sg, vec) in enumerate(zip(subgoals, vectors, strict=True))
+            for i, (sg, vec, intent) in enumerate(zip(subgoals, vectors, intents, strict=True))
         ]
         model = self.menu_policy.no_tool
         abstains = (abstaining_steps([r.p_served for r in ranked], model) if model is not None
                     else [False] * len(ranked))
         return [self._finish_one(r, ctx, abstain=a, shared_ms=t_shared)
                 for r, a in zip(ranked, abstains, strict=True)]
+
+    def request_intents(self, subgoals: Sequence[Subgoal], vectors: np.ndarray) -> np.ndarray:
+        """The request-intent head's logit per subgoal (`serving.stages.intent`): computed
+        when the no-tool model reads it, or when there is no model (the signals are traced
+        and `tune_menus` fits on them); zeros when no head or encoder is at hand."""
+        model = self.menu_policy.no_tool
+        if model is not None and "request_intent" not in model.signals:
+            return np.zeros(len(subgoals))
+        if not self._intent_resolved:
+            self._intent, why = intent_scorer(self.bundle, self.encoder)
+            self._intent_resolved = True
+            if self._intent is None:
+                log.warning("the request-intent signal is off (0 for every step): %s", why)
+        if self._intent is None:
+            return np.zeros(len(subgoals))
+        return self._intent.logits([s.text for s in subgoals], vectors)
 
     def search_tools(
         self,
@@ -813,6 +838,7 @@ class Selector:
         *,
         extra_exact: Sequence[int],
         depth: int,
+        intent: float = 0.0,
     ) -> _RankedStep:
         """Retrieve, filter and rerank one subgoal, and its no-tool signals: what the
         request-level decision (`abstaining_steps`) reads before any menu is cut."""
@@ -836,7 +862,7 @@ class Selector:
         lacking = unconnected_products(subgoal, self.named_connections, ctx)
         connected = [a for a in named_products(subgoal, self.named_connections)
                      if a not in lacking]
-        signals = step_signals(subgoal, ranked, connected, self._bm25.vocab)
+        signals = step_signals(subgoal, ranked, connected, self._bm25.vocab, intent)
         model = self.menu_policy.no_tool
         # a step that names a tool exactly is never the model's to decide; one with no
         # candidate at all is served by nothing
@@ -858,13 +884,13 @@ class Selector:
         abstention = self.no_tool_reason(step.p_served, lacking) if abstain else None
         cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
                        abstain=abstain, keep_best=self.menu_policy.no_tool is not None,
-                       caution_bar=p.caution_bar)
+                       caution_bar=p.caution_bar, no_writes=bool(lacking))
         sel = run_stages(sel, [("menu", cut)])
         if abstention is None and not sel.candidates:
             abstention = Abstention("no tool in this session cleared the relevance bar")
         t = time.perf_counter()
         missing = self.missing_access(subgoal, step.vector, ctx, sel.candidates, lacking,
-                                      step.depth)
+                                      step.depth, intent=float(step.signals[INTENT_COLUMN]))
         missing_ms = (time.perf_counter() - t) * 1e3
 
         # disclosure renders the menu for the prompt (not a Selection -> Selection stage)
@@ -909,6 +935,8 @@ class Selector:
         menu: Sequence[Candidate],
         lacking: Sequence[str],
         depth: int,
+        *,
+        intent: float = 0.0,
     ) -> tuple[MissingAccess, ...]:
         """What the session lacks for tools that fit better than anything it can call:
         looked up only when the session restricts access and the step abstained, names a
@@ -931,7 +959,7 @@ class Selector:
         model = self.menu_policy.no_tool
         if not lacking and model is not None and outside and model.probability(
             step_signals(subgoal, outside, named_products(subgoal, self.named_connections),
-                         self._bm25.vocab)
+                         self._bm25.vocab, intent)
         ) < model.threshold:
             return ()  # nothing would serve it with every connection either
         # compared within the open lookup, where both sides are scored against the same
@@ -940,4 +968,5 @@ class Selector:
         reachable = max((c.score for c in outside if lacked(self.cards[c.tool_id], ctx) is None),
                         default=0.0)
         fit = [c for c in outside if c.score >= self.menu_bars.read]
-        return missing_access(fit, self.cards, ctx, above=reachable, named=lacking)
+        return missing_access(fit, self.cards, ctx, above=reachable + self.params.missing_margin,
+                              named=lacking, at_most=self.params.max_missing)

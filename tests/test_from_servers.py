@@ -17,7 +17,10 @@ from test_gateway import CLI, ENV, demo_server, reply, write_catalog
 
 from serving.bundle.files import verify_bundle
 from serving.model.io import load_catalog
+from serving.selector import INTENT_COLUMN as INTENT
 from serving.selector import Selector
+from serving.stages.intent import BUNDLE_INTENT
+from serving.stages.menu_policy import STOCK_MENUS, MenuPolicy
 
 POISONED = "slack.post_message"
 SERVED = ("github", "slack", "k8s")
@@ -57,8 +60,14 @@ def test_the_bundle_holds_what_the_gateway_would_serve(cold):
     assert any(r.get("tool_id") == POISONED and r["reason"].startswith("lint:")
                for r in left_out)
     assert any(r.get("server") == "gone" for r in left_out)  # a dead server is said, not fatal
-    found = Selector.from_bundle(cold["out"]).discover("check the rollout of checkout")
-    assert found.steps[0].menu_ids[0].startswith("k8s.")
+    selector = Selector.from_bundle(cold["out"])
+    found = selector.discover("check the rollout of checkout")
+    assert found.steps[0].menu_ids[0].startswith("k8s.") and not found.abstained
+    # the first bundle says no: it carries the stock policy and the request-intent head
+    assert selector.menu_policy == MenuPolicy.from_dict(json.loads(STOCK_MENUS.read_text()))
+    assert (cold["out"] / BUNDLE_INTENT).is_file()
+    chat = selector.discover("write a short poem about the sea at dawn")
+    assert chat.abstained and chat.steps[0].signals[INTENT] < 0  # asks for no tool
 
 
 def test_toolsift_serve_runs_on_the_cold_bundle(cold):

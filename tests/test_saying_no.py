@@ -68,6 +68,30 @@ def test_cut_menu_holds_writes_to_a_higher_bar_and_keeps_a_named_tool(cards):
     assert len(menu) == 2 and [r for _, r in dropped] == ["rerank:below_menu"] * 4
 
 
+def test_a_write_needs_a_share_of_the_steps_best_and_none_joins_an_unconnected_step(cards):
+    ranked = [
+        _c("github.list_commits", 0.60),  # read: kept
+        _c("slack.post_message", 0.20),  # write: 0.20 >= 0.25 * 0.60 = 0.15
+        _c("github.create_pull_request", 0.10),  # write: 0.10 < 0.15
+        _c("github.search_code", 0.05),  # read: no relative bar on reads here
+        _c("k8s.rollback_deployment", 0.0, exact=1.0),  # named exactly: always kept
+    ]
+    bars = MenuBars(write_relative=0.25)
+    menu, dropped = cut_menu(ranked, cards, bars, size=8)
+    assert [c.tool_id for c in menu] == ["github.list_commits", "slack.post_message",
+                                         "github.search_code", "k8s.rollback_deployment"]
+    assert dropped == [("github.create_pull_request", "rerank:write_below_relative")]
+    # the step names a product the session lacks: no write of another product, even the best
+    writes_first = [_c("slack.post_message", 0.9), *ranked]
+    menu, dropped = cut_menu(writes_first, cards, MenuBars(), size=8, keep_best=True,
+                             no_writes=True)
+    assert [c.tool_id for c in menu] == ["github.list_commits", "github.search_code",
+                                         "k8s.rollback_deployment"]
+    assert {r for _, r in dropped} == {"rerank:unconnected_product"}
+    assert MenuBars(write_relative=0.25).to_dict()["write_relative"] == 0.25
+    assert "write_relative" not in MenuBars().to_dict()  # older bundles read the same
+
+
 def test_a_mass_cut_sizes_the_menu_by_how_sure_the_step_is(cards):
     sure = [_c("github.list_commits", 0.90), _c("github.search_code", 0.05),
             _c("github.compare_commits", 0.05)]
@@ -104,7 +128,7 @@ def test_step_signals_by_hand():
         _c("a.y", 0.2, score_dense=0.5, rank_dense=2, rank_bm25=2),
         _c("b.z", 0.1, score_bm25=1.0, rank_bm25=3),
     ]
-    got = dict(zip(SIGNAL_NAMES, step_signals(sg, ranked, ["a"], {"list", "commit"}),
+    got = dict(zip(SIGNAL_NAMES, step_signals(sg, ranked, ["a"], {"list", "commit"}, 1.5),
                    strict=True))
     assert got == pytest.approx({
         "top_relevance": 0.8, "second_relevance": 0.2, "top_cosine": 0.7,
@@ -112,6 +136,7 @@ def test_step_signals_by_hand():
         "top5_overlap": 2 / 5,  # dense top 5 {x, y}, BM25 top 5 {x, y, z}
         "capability_hits": math.log1p(1), "has_operation": 1.0, "has_entity": 1.0,
         "names_session_product": 1.0, "catalog_words": 1.0, "unknown_words": 0.0,
+        "request_intent": 1.5,  # the head's logit, passed through
     })
     empty = step_signals(Subgoal("hello"), [])
     assert empty[SIGNAL_NAMES.index("top_cosine")] == -1.0
@@ -176,6 +201,10 @@ def test_missing_access_groups_what_beats_the_session(cards):
         ("connection", "jira", ("jira.create_issue", "jira.search_issues"))]
     named = missing_access(outside, cards, ctx, above=0.3, named=["gitlab"])
     assert [m.name for m in named] == ["gitlab", "jira"]  # named: relevance 1.0, first
+    # a margin over the session's best, and a cap: the named product stays first
+    assert missing_access(outside, cards, ctx, above=0.3 + 0.65) == ()
+    assert [m.name for m in missing_access(outside, cards, ctx, above=0.3,
+                                           named=["gitlab"], at_most=1)] == ["gitlab"]
     assert "connect jira to use jira.create_issue" in found[0].line()
 
 
@@ -305,6 +334,21 @@ def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):
     assert first["check"][0] == "k8s.get_rollout_status"
     assert first["tell"][0] == "slack.post_message"
     assert all(t.startswith("slack.") for t in first["tell"])
+
+
+def test_the_jira_example_offers_no_write_of_another_product_and_names_jira_first(
+    fixture_bundle,
+):
+    selector = Selector.from_bundle(fixture_bundle, overrides={
+        "missing_access_below": 0.9, "missing_margin": 0.1, "max_missing": 2})
+    found = selector.discover("open a Jira ticket for the failed checkout deploy",
+                              {"connections": ["github", "slack"]})
+    for step in found.steps:
+        assert all(selector.cards[c.tool_id].risk == "read_only" for c in step.menu)
+    missing = found.missing()
+    assert missing[0].name == "jira" and len(missing) <= 2
+    # the writes the step would have offered left for that reason, the best among them
+    assert ("slack.post_message", "rerank:unconnected_product") in found.steps[0].dropped
 
 
 def test_a_small_valid_split_still_leaves_requests_with_gold_to_fit():

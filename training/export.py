@@ -22,6 +22,7 @@ from pathlib import Path
 from serving.bundle.encoder import stock_model_path
 from serving.model.config import RuntimeParams
 from serving.model.io import load_catalog, quarantine_path_for
+from serving.stages.menu_policy import STOCK_MENUS
 from training.core.bundle_export import ExportParams, export_bundle
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
@@ -41,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--reranker", help="cross-encoder dir (default: none)")
     parser.add_argument("--ltr", help="learned ranker dir from train_ltr (default: none)")
     parser.add_argument("--menus", help="menus.json from tune_menus: the menu bars and the "
-                        "no-tool model (default: none: menus cut at one bar, never abstain)")
+                        "no-tool model; 'stock': the policy the package ships for stock "
+                        "bundles (default: none: menus cut at one bar, never abstain)")
     parser.add_argument("--metrics", help="where to write metrics/export.json")
     parser.add_argument(
         "--ledger", help="approval ledger: tools not approved, or changed since, are left out"
@@ -71,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         retriever_path=Path(args.retriever) if args.retriever else stock_model_path(),
         reranker_path=Path(args.reranker) if args.reranker else None,
         ltr_path=Path(args.ltr) if args.ltr else None,
-        menus_path=Path(args.menus) if args.menus else None,
+        menus_path=(STOCK_MENUS if args.menus == "stock"
+                    else Path(args.menus) if args.menus else None),
         runtime=runtime,
         params=params,
         onnx=True,

@@ -21,6 +21,8 @@ Layout (format version 1), every file hashed in `manifest.json`:
                              with (`serving.catalog.meaning_check`)
     models/lint_encoder/     optional: the stock encoder that detector reads, as ONNX,
                              beside a fine-tuned retriever
+    no_tool/request_intent.json.gz  the request-intent head of the no-tool signal; it
+                             reads that same stock encoder (`serving.stages.intent`)
 A bundle's version id is content-addressed: the hash of the whole manifest (file hashes,
 params, models, metrics, git rev, created_at, ...) but its own `bundle_version` and
 `signature`, so changing anything that changes behaviour or provenance changes the id and

@@ -39,6 +39,15 @@ class RuntimeParams:
     # name what the session lacks (`serving.stages.missing_access`) when a step's best in-session
     # relevance is below this, it abstained, or it names a product the session lacks
     missing_access_below: float = 0.0
+    # ... and name an outside connection only when its tool beats the best in-session
+    # relevance by this margin (or the step names that product), at most `max_missing`
+    # of them (0: no cap; bundles from before these knobs)
+    missing_margin: float = 0.0
+    max_missing: int = 0
+    # a write or destructive tool needs this share of the step's best relevance and at
+    # least `write_floor` (beside the menu policy's bars); 0 = no such rule
+    write_relative: float = 0.0
+    write_floor: float = 0.0
     # a third-party card the lint warned about (`ToolCard.cautions`) reaches a menu only at
     # this calibrated relevance or when the step names it: shown when asked for, never as
     # an alternative; 0 = no such rule (bundles from before it)
@@ -99,6 +108,11 @@ class RuntimeParams:
             raise ValueError(
                 "runtime params: retrieval_prior, tie_margin and request_weight must be >= 0"
             )
+        for name in ("write_relative", "write_floor", "missing_margin"):
+            if not 0.0 <= getattr(params, name) <= 1.0:
+                raise ValueError(f"runtime params: {name} {getattr(params, name)} is not in [0, 1]")
+        if params.max_missing < 0:
+            raise ValueError(f"runtime params: max_missing {params.max_missing} is below 0")
         if not 0.0 <= params.caution_bar <= 1.0:
             raise ValueError(f"runtime params: caution_bar {params.caution_bar} is not in [0, 1]")
         if params.request_order not in REQUEST_ORDERS:

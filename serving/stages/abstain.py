@@ -36,6 +36,9 @@ SIGNAL_NAMES: tuple[str, ...] = (
     "names_session_product",  # the step names a product the session is connected to
     "catalog_words",  # share of the step's words (numbers aside) that some tool card uses
     "unknown_words",  # log(1 + the step's words, numbers aside, that no tool card uses)
+    # the step asks for a tool at all, whatever the catalog (`serving.stages.intent`); 0
+    # where no head or no encoder it accepts is at hand
+    "request_intent",
 )
 
 
@@ -44,12 +47,14 @@ def step_signals(
     ranked: Sequence[Candidate],
     connected_named: Collection[str] = (),
     catalog_words: Collection[str] = frozenset(),
+    intent: float = 0.0,
 ) -> np.ndarray:
     """The step's signals in `SIGNAL_NAMES` order. `ranked`: the reranked candidates
     (relevance in `score`, retrieval scores and ranks in `scores`), best first;
     `connected_named`: the products the step names that the session has; `catalog_words`:
     the tokens (`serving.model.text.tokenize`) of the catalog's cards, the BM25 vocabulary (a
-    request about seats, flights or haiku uses words no tool card does)."""
+    request about seats, flights or haiku uses words no tool card does); `intent`: the
+    request-intent head's logit for the step (`serving.stages.intent`)."""
     relevance = sorted((c.score for c in ranked), reverse=True) + [0.0, 0.0]
     cosines = sorted(
         (c.scores["score_dense"] for c in ranked if "score_dense" in c.scores), reverse=True
@@ -77,6 +82,7 @@ def step_signals(
             float(bool(connected_named)),
             word_share(words, catalog_words),
             math.log1p(sum(t not in catalog_words for t in words)),
+            intent,
         ]
     )
 

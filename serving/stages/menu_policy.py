@@ -21,6 +21,9 @@ from serving.model.selection import Candidate
 from serving.stages.abstain import NoToolModel
 
 MENU_POLICY_FILE = "menus.json"
+# the policy a stock bundle runs with (`bundle from-servers`, `export --menus stock`): a
+# no-tool model chosen on public requests over stock bundles (`training.train_no_tool`)
+STOCK_MENUS = Path(__file__).resolve().parent / "data" / "stock_menus.json"
 WRITE_RISKS = frozenset(("write", "destructive"))
 
 
@@ -31,13 +34,16 @@ class MenuBars:
     read: float = 0.0  # a read-only tool below this leaves
     write: float = 0.0  # a write or destructive tool below this leaves
     relative: float = 0.0  # a tool below this share of the step's best relevance leaves
+    # a write or destructive tool below this share of the step's best leaves: a write
+    # offered far below the step's best is a risk with no benefit
+    write_relative: float = 0.0
     # once the menu holds this share of the relevance of the step's first `size`
     # candidates, the rest leave (1.0: never): a confident step gets a short menu and an
     # unsure one a longer one, where absolute bars would empty the unsure one
     mass: float = 1.0
 
     def __post_init__(self) -> None:
-        for name in ("read", "write", "relative", "mass"):
+        for name in ("read", "write", "relative", "mass", "write_relative"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"menu bars: {name} {value} is not in [0, 1]")
@@ -46,8 +52,11 @@ class MenuBars:
         return self.write if card.risk in WRITE_RISKS else self.read
 
     def to_dict(self) -> dict[str, float]:
-        return {"read": self.read, "write": self.write, "relative": self.relative,
-                "mass": self.mass}
+        out = {"read": self.read, "write": self.write, "relative": self.relative,
+               "mass": self.mass}
+        if self.write_relative:
+            out["write_relative"] = self.write_relative
+        return out
 
 
 def is_exact(c: Candidate) -> bool:
@@ -63,6 +72,7 @@ def cut_menu(
     size: int,
     keep_best: bool = False,
     caution_bar: float = 0.0,
+    no_writes: bool = False,
 ) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The menu (at most `size`, in `ranked`'s order) and every other candidate with its
     reason, in `ranked`'s order: `rerank:below_bar` (its risk's bar), `rerank:below_relative`
@@ -78,13 +88,22 @@ def cut_menu(
 
     A card with `cautions` (a third-party text the lint warned about) stays only when the
     step names it exactly or its relevance reaches `caution_bar` (`rerank:caution`): a
-    search must clearly ask for it, and `keep_best` does not keep it."""
+    search must clearly ask for it, and `keep_best` does not keep it.
+
+    A write or destructive tool also leaves below `bars.write_relative` of the best
+    (`rerank:write_below_relative`), and every one leaves when `no_writes`
+    (`rerank:unconnected_product`: the step names a product the session is not connected
+    to, so a write of another product would act in the wrong place), unless named exactly."""
     best = max((c.score for c in ranked), default=0.0)
 
     def held_back(c: Candidate) -> bool:
         return bool(cards[c.tool_id].cautions) and c.score < caution_bar and not is_exact(c)
 
-    first = ranked[0].tool_id if keep_best and ranked and not held_back(ranked[0]) else None
+    def barred_write(c: Candidate) -> bool:
+        return no_writes and cards[c.tool_id].risk in WRITE_RISKS and not is_exact(c)
+
+    first = (ranked[0].tool_id if keep_best and ranked and not held_back(ranked[0])
+             and not barred_write(ranked[0]) else None)
     named = any(
         c.scores.get("named", 0.0) == 1.0
         and (c.score >= bars.bar(cards[c.tool_id]) or c.tool_id == first)
@@ -103,8 +122,14 @@ def cut_menu(
         elif named and c.scores.get("named", 0.0) == 0:
             reasons[c.tool_id] = "rerank:other_product"
             continue
+        elif barred_write(c):
+            reasons[c.tool_id] = "rerank:unconnected_product"
+            continue
         elif c.score < bars.bar(cards[c.tool_id]):
             reasons[c.tool_id] = "rerank:below_bar"
+            continue
+        elif (cards[c.tool_id].risk in WRITE_RISKS and c.score < bars.write_relative * best):
+            reasons[c.tool_id] = "rerank:write_below_relative"
             continue
         elif c.score < bars.relative * best:
             reasons[c.tool_id] = "rerank:below_relative"

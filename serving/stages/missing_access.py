@@ -69,11 +69,13 @@ def missing_access(
     *,
     above: float,
     named: Collection[str] = (),
+    at_most: int = 0,
 ) -> tuple[MissingAccess, ...]:
     """`outside`: the open lookup's reranked candidates, best first. Every tool the
     session cannot call whose relevance beats `above` (the best in-session relevance),
     grouped by what it lacks, the group with the best tool first; a product in `named`
-    (the step names it) is reported even when its tools score lower."""
+    (the step names it) is reported even when its tools score lower, and first;
+    `at_most`: the most groups named (0: every one)."""
     groups: dict[tuple[str, str], list[Candidate]] = {}
     for c in outside:
         need = lacked(cards[c.tool_id], ctx)
@@ -92,4 +94,5 @@ def missing_access(
         )
         for (kind, name), found in groups.items()
     ]
-    return tuple(sorted(out, key=lambda m: -m.relevance))
+    ordered = sorted(out, key=lambda m: -m.relevance)
+    return tuple(ordered[:at_most] if at_most else ordered)

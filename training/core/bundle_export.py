@@ -24,6 +24,7 @@ from serving.catalog.meaning_check import BUNDLE_DETECTOR, LINT_ENCODER_DIR, SHI
 from serving.model.config import RuntimeParams, utc_now
 from serving.model.schema import BundleManifest, ToolCard
 from serving.stages.ann import ApproximateDense
+from serving.stages.intent import BUNDLE_INTENT, SHIPPED_INTENT, RequestIntent
 from serving.stages.retrieve import BM25Retriever
 from training.core.onnx_export import export_onnx
 
@@ -53,12 +54,15 @@ def export_bundle(
     extra_params: dict[str, Any] | None = None,
     onnx: bool = False,
     lint_detector: Path | None = None,
+    intent_head: Path | None = None,
 ) -> BundleManifest:
     """Write every bundle file, then the manifest that hashes them. `onnx`: also the
     encoders as ONNX for the torch-free runtime (the export stage; scratch bundles that
     only training reads skip its ~30 s). Every bundle carries the lint's detector
     (`lint_detector`, default the shipped one) and, with `onnx` and a retriever that is
-    not the stock encoder, the stock encoder the detector reads (`export_lint`)."""
+    not the stock encoder, the stock encoder the detector reads (`export_lint`); and the
+    request-intent head of the no-tool signal (`intent_head`, default the shipped one), which
+    reads that same encoder."""
     if out_dir.exists():
         shutil.rmtree(out_dir)
     (out_dir / "dense").mkdir(parents=True)
@@ -91,6 +95,10 @@ def export_bundle(
     if onnx:
         export_bundle_onnx(out_dir)
     export_lint(out_dir, lint_detector or SHIPPED_DETECTOR, retriever_path, onnx=onnx)
+    head = intent_head or SHIPPED_INTENT
+    RequestIntent.load(head)  # refuse a file the runtime would refuse
+    (out_dir / BUNDLE_INTENT).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(head, out_dir / BUNDLE_INTENT)
     encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
     vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
     np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
@@ -110,6 +118,7 @@ def export_bundle(
             "ltr": str(ltr_path) if ltr_path else None,
             "menus": str(menus_path) if menus_path else None,
             "lint_detector": str(lint_detector or SHIPPED_DETECTOR),
+            "request_intent": str(intent_head or SHIPPED_INTENT),
             "embedding_dim": int(vectors.shape[1]),
         },
     )

@@ -81,6 +81,7 @@ def build_from_servers(
     from serving.catalog.approvals import load_ledger
     from serving.catalog.meaning_check import meaning_check
     from serving.gateway.registry import build_registry
+    from serving.stages.menu_policy import STOCK_MENUS
     from training.core.bundle_export import ExportParams, export_bundle
 
     cfg = load_config(config)
@@ -96,6 +97,7 @@ def build_from_servers(
     cards = sorted(registry.cards.values(), key=lambda c: c.tool_id)
     manifest = export_bundle(
         cards, out, retriever_path=stock_model_path(), reranker_path=None,
+        menus_path=STOCK_MENUS,
         runtime=RuntimeParams.from_dict(dict(cfg.runtime)),
         params=ExportParams(encode_batch_size=64, strict=True), onnx=True,
         extra_params={"from_servers": {"config": str(config), "ledger": str(ledger or ""),

@@ -1,0 +1,135 @@
+"""Does a request ask for a tool at all? A head over the request's sentence embedding.
+
+Whether a tool in *this* catalog serves a step is catalog-relative (how close its best
+tools are); whether the step asks for any tool is not: "explain recursion", "write a
+haiku", "what's 15% of 80" ask for an answer, "refund order 1182" asks for an action. The
+head is a logistic regression over the stock encoder's embedding (all-MiniLM-L6-v2, the
+one the lint's detector reads), fit by `training.train_no_tool` on public requests with
+and without tools, whole sources held out to choose and judge it. Its logit is the no-tool
+model's `request_intent` signal (`serving.stages.abstain`): the same number on any
+catalog, where relevance and cosine scales move with the catalog and its fine-tuning.
+
+Like the detector, the head carries the embedding of a probe sentence under the encoder it
+was fit on, and refuses an encoder that embeds it otherwise (a fine-tuned retriever).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from serving.bundle.encoder import TextEncoder
+    from serving.bundle.files import Bundle
+
+SHIPPED_INTENT = Path(__file__).resolve().parent / "data" / "request_intent.json.gz"
+BUNDLE_INTENT = "no_tool/request_intent.json.gz"
+PROBE = "list the open pull requests of a repository"
+PROBE_MIN_COSINE = 0.999
+FORMAT_VERSION = 1
+
+
+class IntentError(ValueError):
+    """A head file that cannot be read, or an encoder it was not fit on."""
+
+
+@dataclass(frozen=True)
+class RequestIntent:
+    """logit(asks for a tool) = embedding . weights + bias."""
+
+    weights: np.ndarray  # (dim,)
+    bias: float
+    probe: np.ndarray  # PROBE embedded by the encoder the head was fit on
+    provenance: tuple[tuple[str, str], ...] = ()  # what it was fit on, for the record
+
+    def logits(self, vectors: np.ndarray) -> np.ndarray:
+        """One logit per row of `vectors` (embeddings of the fitting encoder)."""
+        return np.asarray(vectors, dtype=np.float64) @ self.weights.astype(np.float64) + self.bias
+
+    def accepts(self, encoder: TextEncoder) -> bool:
+        vector = np.asarray(encoder.encode([PROBE])[0], dtype=np.float64)
+        return vector.shape == self.probe.shape and float(vector @ self.probe) >= PROBE_MIN_COSINE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": FORMAT_VERSION,
+            "probe": [round(float(x), 6) for x in self.probe],
+            "weights": [round(float(x), 6) for x in self.weights],
+            "bias": round(self.bias, 6),
+            "provenance": dict(self.provenance),
+        }
+
+    def save(self, path: str | Path) -> None:
+        """gzip-compressed JSON without a timestamp: the same head gives the same bytes."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = (json.dumps(self.to_dict(), sort_keys=True) + "\n").encode("utf-8")
+        path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+
+    @classmethod
+    def load(cls, path: str | Path) -> RequestIntent:
+        try:
+            raw = json.loads(gzip.decompress(Path(path).read_bytes()))
+        except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise IntentError(f"{path}: cannot read the request-intent head: {err}") from err
+        if not isinstance(raw, dict) or raw.get("format_version") != FORMAT_VERSION:
+            raise IntentError(f"{path}: not a request-intent head of format {FORMAT_VERSION}")
+        try:
+            weights = np.asarray(raw["weights"], dtype=np.float32)
+            probe = np.asarray(raw["probe"], dtype=np.float32)
+            bias = float(raw["bias"])
+            provenance = tuple((str(k), str(v)) for k, v in dict(raw.get("provenance", {})).items())
+        except (KeyError, TypeError, ValueError) as err:
+            raise IntentError(f"{path}: missing or malformed field ({err})") from None
+        if weights.shape != probe.shape or weights.ndim != 1:
+            raise IntentError(
+                f"{path}: {weights.shape} weights for a probe of shape {probe.shape}"
+            )
+        return cls(weights, bias, probe, provenance)
+
+
+def shipped_intent() -> RequestIntent:
+    """The head this package ships (IntentError when the file is missing)."""
+    return RequestIntent.load(SHIPPED_INTENT)
+
+
+@dataclass(frozen=True)
+class IntentScorer:
+    """The head with the encoder it reads: `encoder` None means the selector's retriever
+    is that encoder already (a stock bundle), so the step vectors are reused."""
+
+    head: RequestIntent
+    encoder: TextEncoder | None
+
+    def logits(self, texts: list[str], vectors: np.ndarray) -> np.ndarray:
+        return self.head.logits(vectors if self.encoder is None else self.encoder.encode(texts))
+
+
+def bundle_intent(bundle: Bundle | None) -> RequestIntent:
+    """The bundle's head when it carries one (hash-checked), else the shipped one."""
+    if bundle is not None and (bundle.root / BUNDLE_INTENT).is_file():
+        return RequestIntent.load(bundle.weights.check(bundle.root / BUNDLE_INTENT))
+    return shipped_intent()
+
+
+def intent_scorer(bundle: Bundle | None, retriever: TextEncoder) -> tuple[IntentScorer | None, str]:
+    """The head of `bundle` with the first encoder it accepts: the retriever itself, else
+    the stock encoder the lint's check by meaning found (the bundle's lint encoder, its
+    retriever as fp32 ONNX, the packaged torch model); (None, why) when there is none."""
+    try:
+        head = bundle_intent(bundle)
+    except (IntentError, OSError) as err:
+        return None, str(err)
+    if head.accepts(retriever):
+        return IntentScorer(head, None), ""
+    from serving.catalog.meaning_check import meaning_check
+
+    encoder = meaning_check(bundle).encoder
+    if encoder is not None and head.accepts(encoder):
+        return IntentScorer(head, encoder), ""
+    return None, "no encoder the request-intent head was fit on is at hand"

@@ -1,0 +1,97 @@
+"""Public requests with and without a tool, read in place with their provenance.
+
+The set lives outside the repository (`../shared/benchmarks/no_tool/`, see its README):
+`no_tool.jsonl` (requests an assistant answers from its own knowledge: small talk,
+writing, reasoning, knowledge, coding, advice, math) and `needs_tool.jsonl` (requests an
+API serves), each row with `source` ("owner/repo:path"), `commit` and `license`. Its
+sentences never enter the repository. Every split is by **source group**: the source with
+the files of one directory of one repository taken together (one benchmark's 25 task
+files are one source, not 25), so no phrasing of a judged source is in a fit.
+
+A row without a non-empty `query_id`, `query` or `source` is reported with file, line and
+field and counted (`PublicRequests.refused`), never silently dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ENV_DIR = "TOOLSIFT_NO_TOOL_CORPUS"
+DEFAULT_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "benchmarks" / "no_tool"
+FILES = {"no_tool.jsonl": False, "needs_tool.jsonl": True}  # file -> asks for a tool
+
+
+@dataclass(frozen=True, slots=True)
+class PublicRequest:
+    query_id: str
+    text: str
+    needs_tool: bool
+    source: str  # "owner/repo:path" as the set gives it
+    family: str  # no_tool: its family; needs_tool: "tool"
+
+    @property
+    def group(self) -> str:
+        return source_group(self.source)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicRequests:
+    directory: str
+    requests: tuple[PublicRequest, ...]
+    refused: tuple[str, ...] = ()  # "file:line: field: problem"
+    sha256: dict[str, str] = field(default_factory=dict)  # file -> digest of what was read
+
+    def groups(self, *, needs_tool: bool) -> list[str]:
+        return sorted({r.group for r in self.requests if r.needs_tool == needs_tool})
+
+
+def source_group(source: str) -> str:
+    """"owner/repo:dir/" for a source "owner/repo:dir/file" (files of one directory of
+    one repository are one source); "owner/repo:file" at a repository's top."""
+    repo, _, path = source.partition(":")
+    folder = posixpath.dirname(path)
+    return f"{repo}:{folder}/" if folder else f"{repo}:{path}"
+
+
+def corpus_dir(directory: str | Path | None = None) -> Path:
+    return Path(directory or os.environ.get(ENV_DIR) or DEFAULT_DIR)
+
+
+def load_requests(directory: str | Path | None = None) -> PublicRequests:
+    """Both files of the set (FileNotFoundError naming the directory when absent)."""
+    root = corpus_dir(directory)
+    requests: list[PublicRequest] = []
+    refused: list[str] = []
+    digests: dict[str, str] = {}
+    for name, needs_tool in FILES.items():
+        path = root / name
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"{path}: the public no-tool set is not there (see ../shared/benchmarks/"
+                f"no_tool/README.md; ${ENV_DIR} names another directory)"
+            )
+        data = path.read_bytes()
+        digests[name] = hashlib.sha256(data).hexdigest()
+        for line_no, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as err:
+                refused.append(f"{path}:{line_no}: not JSON ({err.msg})")
+                continue
+            missing = [k for k in ("query_id", "query", "source")
+                       if not isinstance(row, dict) or not isinstance(row.get(k), str)
+                       or not row[k].strip()]
+            if missing:
+                refused.append(f"{path}:{line_no}: {missing[0]}: missing or empty")
+                continue
+            family = "tool" if needs_tool else str(row.get("family") or "other")
+            requests.append(PublicRequest(row["query_id"], row["query"].strip(), needs_tool,
+                                          row["source"], family))
+    return PublicRequests(str(root), tuple(requests), tuple(refused), digests)

@@ -1,0 +1,227 @@
+"""The stock no-tool decision: chosen and judged on public requests, shipped in the package.
+
+    python -m training.train_no_tool params.yaml INTENT_OUT MENUS_OUT METRICS REPORT
+        --bundle demo=bundles/base --served demo=data/demo/valid.jsonl:data/demo/eval.jsonl
+        --bundle stb=bundles/stb_base --served stb=data/stb/eval.jsonl [--public DIR]
+
+(`make no-tool-model` runs it.) Two things ship: the request-intent head
+(`serving/stages/data/request_intent.json.gz`, the `request_intent` signal every bundle
+can compute) and the stock menu policy (`serving/stages/data/stock_menus.json`) that
+`bundle from-servers` exports, so the first bundle a team gets says no.
+
+Requests come from public sets read in place (`--public`, default
+../shared/benchmarks/no_tool; never copied in) and from each catalog's labeled requests
+(`--served NAME=FIT[:JUDGE]`: the fit side and the judge side; one file is split in halves
+by query id). Every request runs through the catalog's stock bundle (`--bundle
+NAME=DIR`); the public no-tool ones through every catalog, as no-tool requests.
+
+Judging: each public no-tool **source group** is left out in turn: the head and the model
+are fit without it, and it is judged on every catalog beside the judge side's served
+requests (false abstention), which no fit sees. The catalogs' own requests without gold
+are judged only (the stock policy is chosen on public data, not on a team's catalog).
+The shipped head and model are then fit on every group. Writes the per-source table to
+REPORT (markdown) and METRICS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from training.core.params import ParamsError, load_params
+
+log = logging.getLogger(__name__)
+SECTION = "no_tool"
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Mirror of the `no_tool` section of params.yaml."""
+
+    signals: tuple[str, ...]  # the stock model's signals: scales that hold across catalogs
+    l2: float  # ridge of the stock model
+    l2_intent: float  # ridge of the request-intent head
+    max_false_abstain: float  # fit-side served requests that may abstain
+
+    def __post_init__(self) -> None:
+        from serving.stages.abstain import SIGNAL_NAMES
+
+        unknown = [s for s in self.signals if s not in SIGNAL_NAMES]
+        if not self.signals or unknown:
+            raise ParamsError(f"{SECTION}.signals: unknown {unknown}; known {SIGNAL_NAMES}")
+        if not 0.0 <= self.max_false_abstain < 1.0 or self.l2 < 0 or self.l2_intent < 0:
+            raise ParamsError(f"{SECTION}: max_false_abstain in [0, 1), l2s >= 0")
+
+
+def half_of(query_id: str) -> str:
+    """A fixed half by query id (fit | judge)."""
+    return "fit" if hashlib.sha256(query_id.encode()).digest()[0] % 2 == 0 else "judge"
+
+
+def named(pairs: Sequence[str], flag: str) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name or not value:
+            raise SystemExit(f"{flag} {pair!r}: expected NAME=VALUE")
+        out[name] = value
+    return out
+
+
+def report_table(folds: Sequence[object], catalogs: Sequence[str]) -> str:
+    head = ("| held-out source | " + " | ".join(f"n {c} | abstain {c}" for c in catalogs)
+            + " | " + " | ".join(f"false {c}" for c in catalogs) + " |")
+    rule = "|---|" + "---:|" * (3 * len(catalogs))
+    lines = [head, rule]
+    for f in folds:
+        cells = [f"{f.n.get(c, 0)} | {f.abstain.get(c, float('nan')):.3f}" for c in catalogs]
+        false = [f"{f.false_abstain.get(c, float('nan')):.3f}" for c in catalogs]
+        lines.append(f"| {f.held_out} | " + " | ".join(cells) + " | " + " | ".join(false) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("params", help="params.yaml (section no_tool)")
+    parser.add_argument("intent_out", help="the request-intent head (.json.gz)")
+    parser.add_argument("menus_out", help="the stock menu policy (JSON)")
+    parser.add_argument("metrics", help="metrics JSON")
+    parser.add_argument("report", help="markdown: the per-source table")
+    parser.add_argument("--bundle", action="append", default=[], required=True,
+                        help="NAME=DIR: a stock bundle of a catalog (repeat per catalog)")
+    parser.add_argument("--served", action="append", default=[], required=True,
+                        help="NAME=FIT[:JUDGE]: that catalog's labeled requests")
+    parser.add_argument("--no-tool", action="append", default=[],
+                        help="NAME=FILE: that catalog's own requests no tool serves, to fit "
+                        "on (its --served files' requests without gold are judged only)")
+    parser.add_argument("--public", help="the public no-tool set (default "
+                        "../shared/benchmarks/no_tool or $TOOLSIFT_NO_TOOL_CORPUS)")
+    parser.add_argument("--cache", default="models/.embedding_cache",
+                        help="sentence vectors cached by text (default %(default)s)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    from serving.bundle.cached_encoder import CachedEncoder
+    from serving.bundle.encoder import Encoder, stock_model_path
+    from serving.model.io import load_queries
+    from serving.stages.abstain import SIGNAL_NAMES
+    from serving.stages.intent import PROBE
+    from serving.stages.menu_policy import MenuPolicy
+    from training.core.metrics_io import write_metrics
+    from training.no_tool.fit import IntentExample, judge_fold
+    from training.no_tool.public_requests import load_requests
+    from training.no_tool.replay import abstains, cached_replay, with_intent
+
+    t0 = time.perf_counter()
+    params = load_params(args.params, SECTION, Params)
+    bundles, served_files = named(args.bundle, "--bundle"), named(args.served, "--served")
+    if set(bundles) != set(served_files):
+        raise SystemExit(f"--bundle names {sorted(bundles)} but --served {sorted(served_files)}")
+    public = load_requests(args.public)
+    for problem in public.refused:
+        log.warning("refused: %s", problem)
+    no_tool = [r for r in public.requests if not r.needs_tool]
+    needs_tool = [r for r in public.requests if r.needs_tool]
+
+    own_no_tool = named(args.no_tool, "--no-tool")
+    rows, served_steps = [], []
+    for catalog, bundle in sorted(bundles.items()):
+        fit_path, _, judge_path = served_files[catalog].partition(":")
+        labeled = [(q, "fit" if judge_path else half_of(q.query_id))
+                   for q in load_queries(fit_path).items]
+        if judge_path:
+            labeled += [(q, "judge") for q in load_queries(judge_path).items]
+        # the labeled files' requests without gold are judged only; --no-tool ones fit
+        half = {q.query_id: h if q.gold else "judge" for q, h in labeled}
+        group = {q.query_id: f"{catalog}:own" for q, _ in labeled}
+        if catalog in own_no_tool:
+            extra = [q for q in load_queries(own_no_tool[catalog]).items if not q.gold]
+            labeled += [(q, "fit") for q in extra]
+            half |= {q.query_id: "fit" for q in extra}
+            group |= {q.query_id: f"{catalog}:own_no_tool" for q in extra}
+        requests = [(q.query_id, q.query, q.context) for q, _ in labeled] + [
+            (r.query_id, r.text, None) for r in no_tool]
+        group |= {r.query_id: r.group for r in no_tool}
+        half |= dict.fromkeys((r.query_id for r in no_tool), "fit")
+        served = {q.query_id: bool(q.gold) for q, _ in labeled} | dict.fromkeys(
+            (r.query_id for r in no_tool), False)
+        got = cached_replay(Path(args.cache) / "no_tool_replay", bundle, requests,
+                            catalog=catalog, group=group, served=served, half=half)
+        rows += got
+        served_steps += [t for r in got if r.served and r.half == "fit" for t in r.texts]
+
+    examples = ([IntentExample(r.text, r.needs_tool, r.group) for r in public.requests]
+                + [IntentExample(t, True, "catalogs:served") for t in served_steps])
+    encoder = CachedEncoder(Encoder(stock_model_path()), args.cache)
+    texts = sorted({e.text for e in examples} | {t for r in rows for t in r.texts} | {PROBE})
+    vectors = dict(zip(texts, encoder.encode(texts, show_progress=True), strict=True))
+    encoder.save()
+    provenance = {"public": public.directory, **{f"sha256:{k}": v
+                                                 for k, v in public.sha256.items()},
+                  "catalogs": ",".join(sorted(bundles))}
+
+    def fold(held_out: str):  # noqa: ANN202
+        return judge_fold(held_out, examples, rows, vectors, vectors[PROBE], params.signals,
+                          l2_intent=params.l2_intent, l2=params.l2,
+                          max_false=params.max_false_abstain, provenance=provenance)
+
+    folds = [fold(g) for g in public.groups(needs_tool=False)]
+    final = fold("")
+    catalogs = sorted(bundles)
+    all_texts = sorted({t for r in rows for t in r.texts})
+    logit = dict(zip(all_texts, final.head.logits(np.stack([vectors[t] for t in all_texts]))
+                     .tolist(), strict=True))
+    own = {}
+    for catalog in catalogs:  # the catalogs' own no-tool requests, never in a fit
+        mine = [r for r in rows if r.catalog == catalog and r.group == f"{catalog}:own"
+                and not r.served]
+        if mine:
+            own[catalog] = {"n": len(mine), "abstain": round(float(
+                abstains(final.model, mine, with_intent(mine, logit)).mean()), 4)}
+
+    final.head.save(args.intent_out)
+    MenuPolicy(no_tool=final.model).save(args.menus_out)
+    by_catalog = {c: [f.abstain[c] for f in folds if c in f.abstain] for c in catalogs}
+    metrics = {
+        "signals": list(params.signals),
+        "n_public": {"no_tool": len(no_tool), "needs_tool": len(needs_tool),
+                     "refused": len(public.refused)},
+        "n_groups": len(folds),
+        "held_out_abstain": {c: {f.held_out: round(f.abstain[c], 4) for f in folds
+                                 if c in f.abstain} for c in catalogs},
+        "held_out_abstain_mean": {c: round(float(np.mean(v)), 4) for c, v in by_catalog.items()},
+        "held_out_abstain_min": {c: round(float(np.min(v)), 4) for c, v in by_catalog.items()},
+        "false_abstain_judge": {c: round(final.false_abstain.get(c, 0.0), 4) for c in catalogs},
+        "false_abstain_judge_worst_fold": {
+            c: round(max(f.false_abstain.get(c, 0.0) for f in folds), 4) for c in catalogs},
+        "own_no_tool_abstain": own,
+        "model": final.model.to_dict(),
+        "signal_names": list(SIGNAL_NAMES),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    write_metrics(args.metrics, metrics)
+    Path(args.report).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.report).write_text(
+        "# The stock no-tool decision, each public source held out\n\n"
+        "Abstain: the held-out source's requests (no tool needed) that abstain on each "
+        "catalog's stock bundle; false: the judge side's requests with gold that abstain "
+        "(neither is in that fold's fit). Written by `make no-tool-model`.\n\n"
+        + report_table(folds, catalogs)
+        + f"\nFinal fit (every source): false abstention on the judge side "
+        f"{json.dumps(metrics['false_abstain_judge'])}; the catalogs' own no-tool requests "
+        f"{json.dumps(own)}.\n")
+    log.info("held-out abstain mean %s, false %s", metrics["held_out_abstain_mean"],
+             metrics["false_abstain_judge"])
+
+
+if __name__ == "__main__":
+    main()
