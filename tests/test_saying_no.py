@@ -90,6 +90,7 @@ def test_a_write_needs_a_share_of_the_steps_best_and_none_joins_an_unconnected_s
     assert {r for _, r in dropped} == {"rerank:unconnected_product"}
     assert MenuBars(write_relative=0.25).to_dict()["write_relative"] == 0.25
     assert "write_relative" not in MenuBars().to_dict()  # older bundles read the same
+    assert MenuBars(0.1, 0.2, 0.3, 0.9).mass == 0.9  # the tuning grid builds them by position
 
 
 def test_a_mass_cut_sizes_the_menu_by_how_sure_the_step_is(cards):

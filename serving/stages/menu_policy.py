@@ -34,13 +34,13 @@ class MenuBars:
     read: float = 0.0  # a read-only tool below this leaves
     write: float = 0.0  # a write or destructive tool below this leaves
     relative: float = 0.0  # a tool below this share of the step's best relevance leaves
-    # a write or destructive tool below this share of the step's best leaves: a write
-    # offered far below the step's best is a risk with no benefit
-    write_relative: float = 0.0
     # once the menu holds this share of the relevance of the step's first `size`
     # candidates, the rest leave (1.0: never): a confident step gets a short menu and an
     # unsure one a longer one, where absolute bars would empty the unsure one
     mass: float = 1.0
+    # a write or destructive tool below this share of the step's best leaves: a write
+    # offered far below the step's best is a risk with no benefit
+    write_relative: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("read", "write", "relative", "mass", "write_relative"):
