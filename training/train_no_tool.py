@@ -199,6 +199,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "held_out_abstain": {c: {f.held_out: round(f.abstain[c], 4) for f in folds
                                  if c in f.abstain} for c in catalogs},
         "held_out_abstain_mean": {c: round(float(np.mean(v)), 4) for c, v in by_catalog.items()},
+        # every public no-tool request, each judged by the fold without its source
+        "held_out_abstain_pooled": {c: round(sum(f.abstain[c] * f.n[c] for f in folds
+                                                 if c in f.abstain)
+                                             / max(1, sum(f.n.get(c, 0) for f in folds)), 4)
+                                    for c in catalogs},
         "held_out_abstain_min": {c: round(float(np.min(v)), 4) for c, v in by_catalog.items()},
         "false_abstain_judge": {c: round(final.false_abstain.get(c, 0.0), 4) for c in catalogs},
         "false_abstain_judge_worst_fold": {
@@ -216,6 +221,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "catalog's stock bundle; false: the judge side's requests with gold that abstain "
         "(neither is in that fold's fit). Written by `make no-tool-model`.\n\n"
         + report_table(folds, catalogs)
+        + f"\nEvery public no-tool request, each judged by the fold without its source: "
+        f"abstains on {json.dumps(metrics['held_out_abstain_pooled'])}.\n"
         + f"\nFinal fit (every source): false abstention on the judge side "
         f"{json.dumps(metrics['false_abstain_judge'])}; the catalogs' own no-tool requests "
         f"{json.dumps(own)}.\n")
