@@ -176,3 +176,14 @@ no-tool-model: $(STAMP)
 		--bundle demo=bundles/base --served demo=data/demo/valid.jsonl:data/demo/eval.jsonl \
 		--no-tool demo=data/demo/no_tool.jsonl \
 		--bundle stb=bundles/stb_base --served stb=data/stb/eval.jsonl
+
+# The gateway under load (after `make demo`): 1, 8, 32 and 64 concurrent MCP sessions over
+# streamable HTTP against the demo backend, 25 searches each; p50/p95/max, searches per
+# second, `busy` answers and errors per level (training/checks/bench_gateway_load.py). A
+# benchmark, not a test: the machine's load is written beside the numbers.
+.PHONY: bench-gateway
+bench-gateway: $(STAMP)
+	$(PY) -m training.checks.bench_gateway_load $(BENCH_BUNDLE) data/catalog/catalog.jsonl \
+		data/demo/eval.jsonl --levels 1 8 32 64 --calls 25 \
+		--out metrics/bench_gateway_load.json --report reports/bench_gateway_load.md
+

@@ -80,6 +80,12 @@ class GatewayParams:
     search_limit: int = 8  # tools one search_tools call returns and activates
     max_observation_bytes: int = 4_000
     fetch_limit: int = 16_000  # most characters fetch_observation returns at once
+    # discovery bounded by the cores (`serving.gateway.admission`): searches running at
+    # once (0: one per core), searches that may wait, and how long one may wait before the
+    # gateway answers `busy` at once
+    discovery_workers: int = 0
+    discovery_queue: int = 32
+    discovery_deadline_s: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-import anyio
 import mcp_types as types
 
 from serving.calls import otel
@@ -31,6 +30,7 @@ from serving.calls.observe import UnknownHandleError, canonical_json, cap_observ
 from serving.calls.policy import Decision
 from serving.calls.run import check_call
 from serving.calls.tracelog import TraceWriter
+from serving.gateway.admission import Admission, Busy, default_workers
 from serving.gateway.config import GatewayConfig
 from serving.gateway.downstream import Downstream, DownstreamError
 from serving.gateway.registry import Registry
@@ -109,6 +109,9 @@ class Gateway:
         # names of `session.connections` that are no served server or connection, as last
         # warned about: a rebuild warns again only when they change
         self.unknown_connections: tuple[str, ...] = ()
+        self.admission = Admission(self.params.discovery_workers or default_workers(),
+                                   self.params.discovery_queue,
+                                   self.params.discovery_deadline_s)
 
     def install(self, registry: Registry, selector: Selector | None) -> list[SessionState]:
         """Serve a new registry; returns the sessions whose active set lost tools."""
@@ -163,10 +166,14 @@ class Gateway:
         if selector is None:
             return {"query": query, "tools": [], "hint": "no downstream tool is being served",
                     "down": dict(self.downstream.down)}, False
-        # the models run in a worker thread; the session's state changes only on the loop
-        discovery = await anyio.to_thread.run_sync(
-            selector.discover, query.strip(), self.context
-        )
+        # the models run on a bounded pool of workers (`admission`); the session's state
+        # changes only on the loop. Past the bound the caller hears `busy` at once.
+        try:
+            discovery = await self.admission.run(selector.discover, query.strip(), self.context)
+        except Busy as err:
+            return {"error": "busy", "tool_id": SEARCH_TOOLS_NAME, "reason": err.why,
+                    "retry_after_s": err.retry_after_s,
+                    "hint": f"the gateway is at capacity: retry in {err.retry_after_s:g} s"}, False
         # the menus' tools only: a tool no step's menu kept is never padding for a search
         found = [t for t in discovery.menu_ranked() if t in self.registry.cards]
         found = found[: min(self.params.search_limit, self.params.active_set_size)]

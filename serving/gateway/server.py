@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from serving.bundle.release import ReleaseFollower, is_pointer
 from serving.calls.gate import SEARCH_TOOLS_NAME
 from serving.calls.tracelog import TraceWriter
 from serving.catalog.approvals import Ledger, load_ledger
+from serving.gateway.admission import default_workers
 from serving.gateway.config import GatewayConfig
 from serving.gateway.downstream import Downstream
 from serving.gateway.handlers import DESCRIBE_TOOL_NAME, FETCH_NAME, Gateway
@@ -79,7 +81,7 @@ class GatewayApp:
 
     def _index(self, bundle: Bundle) -> LiveIndex:
         return LiveIndex(bundle, policy=self.opts.config.policy,
-                         overrides=self.opts.config.runtime)
+                         overrides=runtime_for_workers(self.opts.config))
 
     async def refresh(self, index: LiveIndex | None = None) -> None:
         """Review the live tools again (against `index`'s bundle when given: a new
@@ -125,6 +127,17 @@ class GatewayApp:
 
     def mcp_server(self) -> Server[Any]:
         return build_server(self.gateway)
+
+
+def runtime_for_workers(config: GatewayConfig) -> dict[str, Any]:
+    """The config's runtime overrides, with the ONNX threads of each discovery set so that
+    workers x threads <= cores (unless the config sets them): every worker asking for every
+    core makes concurrent searches fight over them."""
+    runtime = dict(config.runtime)
+    if "onnx_threads" not in runtime:
+        workers = config.params.discovery_workers or default_workers()
+        runtime["onnx_threads"] = max(1, (os.cpu_count() or 1) // workers)
+    return runtime
 
 
 async def _notify(state: SessionState) -> None:

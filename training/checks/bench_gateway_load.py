@@ -1,0 +1,172 @@
+"""The gateway under load: concurrent MCP sessions over streamable HTTP (a benchmark, not a
+timed test: numbers depend on the machine and what else runs on it).
+
+    python -m training.checks.bench_gateway_load BUNDLE CATALOG QUERIES
+        [--levels 1 8 32 64] [--calls 25] [--shards 2] [--gateway KEY=JSON ...]
+        [--out metrics/bench_gateway_load.json] [--report reports/bench_gateway_load.md]
+
+Starts `toolsift demo-server` shards (stdio, CATALOG split by server) behind `toolsift
+serve --transport http` in a subprocess, as an operator runs it "once for many clients".
+Per level N: N clients, each its own MCP session over streamable HTTP, send `--calls`
+`search_tools` calls each (the `query` field of QUERIES in rotation, each client from its
+own offset), all at once. Per level: p50 / p95 / max latency of the calls that were
+answered, searches answered per second, `busy` answers (refused at once by the gateway's
+admission bound, `serving.gateway.admission`) and errors (anything else, including
+calls that never came back within `--timeout`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+import numpy as np
+
+from serving.model.io import load_queries
+from training.checks.bench_gateway import shard_config
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_gateway(bundle: Path, config: Path, port: int) -> subprocess.Popen:
+    cli = ["-c", "from training.core.cli import app; app()"]
+    proc = subprocess.Popen(
+        [sys.executable, *cli, "serve", "--bundle", str(bundle), "--config", str(config),
+         "--transport", "http", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"gateway exited: {proc.stderr.read() if proc.stderr else ''}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        time.sleep(0.5)
+    proc.kill()
+    raise SystemExit("gateway did not start listening within 300 s")
+
+
+async def one_level(url: str, queries: list[str], n_sessions: int, calls: int,
+                    timeout_s: float) -> dict:
+    from mcp import Client
+
+    latencies: list[float] = []
+    busy = errors = 0
+
+    async def session(i: int) -> None:
+        nonlocal busy, errors
+        try:
+            async with Client(url, mode="legacy") as client:
+                for j in range(calls):
+                    query = queries[(i * 7 + j) % len(queries)]
+                    t = time.perf_counter()
+                    try:
+                        with anyio.fail_after(timeout_s):
+                            result = await client.call_tool("search_tools", {"query": query})
+                    except TimeoutError:
+                        errors += 1
+                        continue
+                    reply = result.structured_content or {}
+                    if reply.get("error") == "busy":
+                        busy += 1
+                        await anyio.sleep(float(reply.get("retry_after_s", 0.1)))
+                    elif "tools" in reply:
+                        latencies.append((time.perf_counter() - t) * 1e3)
+                    else:
+                        errors += 1
+        except Exception:  # noqa: BLE001 - a session that failed to open counts its calls
+            errors += calls - 0
+
+    t0 = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for i in range(n_sessions):
+            tg.start_soon(session, i)
+    wall = time.perf_counter() - t0
+    ms = np.asarray(latencies) if latencies else np.zeros(1)
+    return {"sessions": n_sessions, "calls": n_sessions * calls, "answered": len(latencies),
+            "busy": busy, "errors": errors,
+            "p50_ms": round(float(np.percentile(ms, 50)), 1),
+            "p95_ms": round(float(np.percentile(ms, 95)), 1),
+            "max_ms": round(float(ms.max()), 1),
+            "searches_per_s": round(len(latencies) / wall, 1), "wall_s": round(wall, 1)}
+
+
+def report(result: dict) -> str:
+    lines = ["# The gateway under load", "",
+             f"{result['cpu_count']} cores, load average before {result['load_avg_before']}; "
+             f"{result['calls_per_session']} `search_tools` calls per session over streamable "
+             "HTTP; gateway settings " + json.dumps(result["gateway"]) + ", runtime overrides "
+             + json.dumps(result["runtime"]) + ".", "",
+             "| sessions | p50 ms | p95 ms | max ms | searches/s | busy | errors |",
+             "|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in result["levels"]:
+        lines.append(f"| {r['sessions']} | {r['p50_ms']} | {r['p95_ms']} | {r['max_ms']} | "
+                     f"{r['searches_per_s']} | {r['busy']} | {r['errors']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("bundle", type=Path)
+    parser.add_argument("catalog", type=Path)
+    parser.add_argument("queries", type=Path)
+    parser.add_argument("--levels", type=int, nargs="+", default=[1, 8, 32, 64])
+    parser.add_argument("--calls", type=int, default=25, help="search_tools calls per session")
+    parser.add_argument("--shards", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=60.0, help="a call slower is an error")
+    parser.add_argument("--gateway", action="append", default=[],
+                        help="KEY=JSON of the config's gateway block, e.g. discovery_workers=2")
+    parser.add_argument("--runtime", action="append", default=[],
+                        help="KEY=JSON over the bundle's runtime params, e.g. onnx_threads=0")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--report", type=Path)
+    args = parser.parse_args(argv)
+    queries = [q.query for q in load_queries(args.queries).items if q.gold][:12]
+    runtime = {k: json.loads(v) for k, v in (r.split("=", 1) for r in args.runtime)}
+    config = shard_config(args.catalog, args.shards, 12, runtime)
+    config["gateway"].update({k: json.loads(v) for k, v in
+                              (g.split("=", 1) for g in args.gateway)})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "servers.json"
+        path.write_text(json.dumps(config))
+        port = free_port()
+        load_before = round(os.getloadavg()[0], 2)
+        proc = start_gateway(args.bundle, path, port)
+        url = f"http://127.0.0.1:{port}/mcp"
+        try:
+            anyio.run(one_level, url, queries, 1, 3, args.timeout)  # warm up
+            levels = []
+            for n in args.levels:
+                levels.append(anyio.run(one_level, url, queries, n, args.calls, args.timeout))
+                print(json.dumps(levels[-1]), file=sys.stderr, flush=True)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    result = {"levels": levels, "calls_per_session": args.calls, "gateway": config["gateway"],
+              "runtime": runtime,
+              "cpu_count": os.cpu_count(), "load_avg_before": load_before,
+              "queries": str(args.queries)}
+    text = json.dumps(result, indent=2)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(report(result))
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
