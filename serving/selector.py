@@ -694,7 +694,8 @@ class Selector:
         if model is not None and "request_intent" not in model.signals:
             return np.zeros(len(subgoals))
         if not self._intent_resolved:
-            self._intent, why = intent_scorer(self.bundle, self.encoder)
+            self._intent, why = intent_scorer(self.bundle, self.encoder,
+                                              threads=self.params.onnx_threads)
             self._intent_resolved = True
             if self._intent is None:
                 log.warning("the request-intent signal is off (0 for every step): %s", why)

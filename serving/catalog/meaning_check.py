@@ -103,10 +103,11 @@ def accepted_encoder(
 
 
 def meaning_check(
-    bundle: Bundle | None = None, *, retriever: TextEncoder | None = None
+    bundle: Bundle | None = None, *, retriever: TextEncoder | None = None, threads: int = 0
 ) -> MeaningCheck:
     """The detector of `bundle` (or the shipped one) with the first encoder it accepts;
-    `retriever`: the bundle's retriever encoder when the caller has one loaded."""
+    `retriever`: the bundle's retriever encoder when the caller has one loaded; `threads`:
+    an ONNX encoder's intra-op threads (0: every core)."""
     detector = bundle_detector(bundle)
     candidates: list[Callable[[], TextEncoder | None]] = []
     if bundle is not None:
@@ -114,15 +115,15 @@ def meaning_check(
         if lint_dir.is_dir():
             from serving.bundle.onnx_models import OnnxEncoder
 
-            candidates.append(lambda: OnnxEncoder(lint_dir, check=bundle.weights.check))
+            candidates.append(
+                lambda: OnnxEncoder(lint_dir, threads=threads, check=bundle.weights.check))
         if retriever is not None:
             candidates.append(lambda: retriever)
         if has_onnx(bundle.retriever_path):  # a stock retriever served in int8 reads fp32 here
             from serving.bundle.onnx_models import OnnxEncoder
 
-            candidates.append(
-                lambda: OnnxEncoder(bundle.retriever_path, check=bundle.weights.check)
-            )
+            candidates.append(lambda: OnnxEncoder(
+                bundle.retriever_path, threads=threads, check=bundle.weights.check))
     candidates.append(_torch_stock)
     encoder, why = accepted_encoder(detector, candidates)
     if encoder is None:

@@ -117,10 +117,12 @@ def bundle_intent(bundle: Bundle | None) -> RequestIntent:
     return shipped_intent()
 
 
-def intent_scorer(bundle: Bundle | None, retriever: TextEncoder) -> tuple[IntentScorer | None, str]:
+def intent_scorer(bundle: Bundle | None, retriever: TextEncoder, *,
+                  threads: int = 0) -> tuple[IntentScorer | None, str]:
     """The head of `bundle` with the first encoder it accepts: the retriever itself, else
     the stock encoder the lint's check by meaning found (the bundle's lint encoder, its
-    retriever as fp32 ONNX, the packaged torch model); (None, why) when there is none."""
+    retriever as fp32 ONNX, with `threads` ONNX threads like the selector's own; the
+    packaged torch model); (None, why) when there is none."""
     try:
         head = bundle_intent(bundle)
     except (IntentError, OSError) as err:
@@ -129,7 +131,7 @@ def intent_scorer(bundle: Bundle | None, retriever: TextEncoder) -> tuple[Intent
         return IntentScorer(head, None), ""
     from serving.catalog.meaning_check import meaning_check
 
-    encoder = meaning_check(bundle).encoder
+    encoder = meaning_check(bundle, threads=threads).encoder
     if encoder is not None and head.accepts(encoder):
         return IntentScorer(head, encoder), ""
     return None, "no encoder the request-intent head was fit on is at hand"
