@@ -66,6 +66,16 @@ def half_of(query_id: str) -> str:
     return "fit" if hashlib.sha256(query_id.encode()).digest()[0] % 2 == 0 else "judge"
 
 
+def read_queries(path: str) -> list:  # noqa: ANN201
+    """Labeled requests; a bad line is named (file, line, field) and set aside beside the
+    file (`*.quarantine.jsonl`), and the count is logged, never dropped silently."""
+    from serving.model.io import load_queries, quarantine_path_for
+
+    loaded = load_queries(path, quarantine=quarantine_path_for(path, "no_tool"))
+    log.info(loaded.summary(path))
+    return list(loaded.items)
+
+
 def named(pairs: Sequence[str], flag: str) -> dict[str, str]:
     out = {}
     for pair in pairs:
@@ -112,7 +122,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from serving.bundle.cached_encoder import CachedEncoder
     from serving.bundle.encoder import Encoder, stock_model_path
-    from serving.model.io import load_queries
     from serving.stages.abstain import SIGNAL_NAMES
     from serving.stages.intent import PROBE
     from serving.stages.menu_policy import MenuPolicy
@@ -137,14 +146,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     for catalog, bundle in sorted(bundles.items()):
         fit_path, _, judge_path = served_files[catalog].partition(":")
         labeled = [(q, "fit" if judge_path else half_of(q.query_id))
-                   for q in load_queries(fit_path).items]
+                   for q in read_queries(fit_path)]
         if judge_path:
-            labeled += [(q, "judge") for q in load_queries(judge_path).items]
+            labeled += [(q, "judge") for q in read_queries(judge_path)]
         # the labeled files' requests without gold are judged only; --no-tool ones fit
         half = {q.query_id: h if q.gold else "judge" for q, h in labeled}
         group = {q.query_id: f"{catalog}:own" for q, _ in labeled}
         if catalog in own_no_tool:
-            extra = [q for q in load_queries(own_no_tool[catalog]).items if not q.gold]
+            extra = [q for q in read_queries(own_no_tool[catalog]) if not q.gold]
             labeled += [(q, "fit") for q in extra]
             half |= {q.query_id: "fit" for q in extra}
             group |= {q.query_id: f"{catalog}:own_no_tool" for q in extra}

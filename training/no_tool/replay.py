@@ -38,16 +38,16 @@ class ReplayedRequest:
 
 
 def replay(selector: Any, requests: Sequence[tuple[str, str, Mapping[str, Any] | None]], *,
-           catalog: str, group: Mapping[str, str], served: Mapping[str, bool],
-           half: Mapping[str, str], desc: str) -> list[ReplayedRequest]:
-    """Each (query id, text, session) through `selector.discover`."""
+           desc: str) -> list[tuple[str, np.ndarray, tuple[str, ...], tuple[bool, ...]]]:
+    """Each (query id, text, session) through `selector.discover`: (query id, the steps'
+    signals, their texts, whether each names a tool exactly)."""
     from tqdm.auto import tqdm
 
     out = []
     for query_id, text, context in tqdm(requests, desc=desc, unit="q", mininterval=10):
         found = selector.discover(text, context)
-        out.append(ReplayedRequest(
-            catalog, query_id, group[query_id], served[query_id], half[query_id],
+        out.append((
+            query_id,
             np.array([s.signals for s in found.steps], dtype=np.float64).reshape(
                 len(found.steps), len(SIGNAL_NAMES)),
             tuple(s.subgoal.text for s in found.steps),
@@ -72,10 +72,7 @@ def cached_replay(cache_dir: Path, bundle: str | Path,
         raw = pickle.loads(path.read_bytes())
     else:
         selector = Selector.from_bundle(bundle, overrides={"menu_policy": False})
-        got = replay(selector, requests, catalog=catalog, group=dict.fromkeys(group, ""),
-                     served=dict.fromkeys(served, False), half=dict.fromkeys(half, ""),
-                     desc=f"{catalog}: requests")
-        raw = [(r.query_id, r.signals, r.texts, r.exact) for r in got]
+        raw = replay(selector, requests, desc=f"{catalog}: requests")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(raw))
     return [ReplayedRequest(catalog, q, group[q], served[q], half[q], x, texts, exact)
