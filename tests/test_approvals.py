@@ -14,7 +14,7 @@ from serving.catalog.approvals import (
     load_ledger,
     policy_excluding,
 )
-from serving.cli import run_approve
+from serving.catalog.review import run_approve
 from serving.model.config import RuntimeParams
 from serving.model.io import InputError, load_catalog
 from serving.selector import Selector

@@ -6,7 +6,7 @@ import pytest
 from serving.catalog.derive import derive_summary
 from serving.catalog.importers import ImporterError, import_tools
 from serving.catalog.lint import lint_catalog
-from serving.cli import run_import
+from serving.catalog.review import run_import
 from serving.model.io import InputError, load_catalog
 
 # A GitHub-like MCP server's tools/list result, as a client receives it (JSON-RPC envelope):

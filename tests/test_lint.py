@@ -7,9 +7,9 @@ from serving.bundle.encoder import Encoder, stock_model_path
 from serving.catalog.approvals import approve
 from serving.catalog.findings import SEVERITY, Finding, LintConfig
 from serving.catalog.lint import lint_catalog
+from serving.catalog.review import run_lint
 from serving.catalog.security_rules import injected_instructions
 from serving.catalog.shadowing import fold_identifier
-from serving.cli import run_lint
 from serving.model.io import load_catalog
 from serving.model.schema import ToolCard
 

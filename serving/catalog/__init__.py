@@ -2,6 +2,6 @@
 
 `importers` (+ `derive`) turn MCP / OpenAI / Anthropic tool JSON into tool cards;
 `lint` runs the rule families (`security_rules`, `quality_rules`, `shadowing`) and
-reports `findings`; `approvals` pins reviewed description hashes. The `toolsift import`,
-`lint` and `approve` commands (`serving.cli`) sit on top.
+reports `findings`; `approvals` pins reviewed description hashes. `review` holds the
+bodies of the `toolsift import`, `lint` and `approve` commands (`serving.cli.catalog`).
 """
