@@ -358,13 +358,9 @@ def test_security_eval_variants_are_flagged_and_keep_their_risk_decision(fixture
     from serving.calls.policy import RiskPolicy
     from serving.model.io import load_queries
     from training.core.attacks import ATTACK_KINDS
-    from training.security_eval import (
-        Params,
-        choose_originals,
-        current_catalog,
-        poison,
-        risk_decisions,
-    )
+    from training.security.defenses import risk_decisions
+    from training.security.params import Params
+    from training.security.poisoning import choose_originals, current_catalog, poison
 
     cards = load_catalog(fixture_catalog, strict=True).items
     queries = load_queries(fixture_catalog.parent / "queries.jsonl").items
