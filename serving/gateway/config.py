@@ -86,6 +86,10 @@ class GatewayParams:
     discovery_workers: int = 0
     discovery_queue: int = 32
     discovery_deadline_s: float = 2.0
+    # the encoders batched across the searches waiting (`serving.gateway.batching`): texts
+    # in one model call at most (1: no batching), and how long a first text waits for more
+    encoder_batch: int = 32
+    encoder_batch_window_ms: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)

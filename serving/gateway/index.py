@@ -6,6 +6,10 @@ encoded once with the bundle's own encoder (the one the Selectors embed requests
 in a runtime-only install; cached by its index text) and served as a new tool, never
 dropped. Bundle tools that are not live are left out, so discovery only ever
 finds what can be called.
+
+With batching on, the Selectors embed requests through one batcher per encoder (the
+retriever's and, when the request-intent head reads another, that one), shared by every
+rebuild: concurrent searches share model calls (`serving.gateway.batching`).
 """
 
 from __future__ import annotations
@@ -17,13 +21,18 @@ from typing import Any
 
 import numpy as np
 
+from serving.bundle.encoder import TextEncoder
 from serving.bundle.files import Bundle, build_capability_index
 from serving.calls.policy import RiskPolicy
 from serving.catalog.meaning_check import meaning_check
+from serving.gateway.batching import BatchingEncoder, BatchSettings
 from serving.gateway.registry import Registry
 from serving.model.schema import ToolCard
 from serving.selector import Selector
+from serving.stages.intent import IntentScorer, intent_scorer
 from serving.stages.retrieve import BM25Retriever
+
+UNBATCHED = BatchSettings(max_batch=1)
 
 
 class LiveIndex:
@@ -35,10 +44,12 @@ class LiveIndex:
         *,
         policy: RiskPolicy | None = None,
         overrides: Mapping[str, Any] | None = None,
+        batching: BatchSettings = UNBATCHED,
     ) -> None:
         self.bundle = bundle
         self.policy = policy
         self.overrides = dict(overrides or {})
+        self.batching = batching
         self.known: Mapping[str, ToolCard] = {c.tool_id: c for c in bundle.cards}
         self._rows = {c.tool_id: i for i, c in enumerate(bundle.cards)}
         # one encoder for every rebuild: its session loads once
@@ -46,6 +57,9 @@ class LiveIndex:
         # the live review's check by meaning: the bundle's detector (or the shipped one)
         self.meaning = meaning_check(bundle, retriever=self._encoder)
         self._vectors: dict[str, np.ndarray] = {}  # sha256 of index text -> vector
+        self.batchers: dict[str, BatchingEncoder] = {}
+        self._requests = self._batched("encoder", self._encoder)
+        self._intent: IntentScorer | None = None
 
     def selector(self, registry: Registry) -> Selector | None:
         """The Selector for exactly the registry's cards; None when no tool is served."""
@@ -64,10 +78,47 @@ class LiveIndex:
             embeddings=np.vstack(rows).astype(np.float32, copy=False),
             capabilities=build_capability_index(cards),
         )
-        return Selector.from_loaded(
+        selector = Selector.from_loaded(
             live, policy=self.policy, overrides=self.overrides, bm25=BM25Retriever.build(cards),
-            encoder=self._encoder,
+            encoder=self._requests,
         )
+        self._share_intent(selector)
+        return selector
+
+    def close(self) -> None:
+        """Stop the batching threads (a call still in flight then encodes on its own)."""
+        for batcher in self.batchers.values():
+            batcher.close()
+
+    def batch_report(self) -> dict[str, Any]:
+        """Per batched encoder: its calls and the number of texts per model call."""
+        return {name: b.report() for name, b in self.batchers.items()}
+
+    def _batched(self, name: str, encoder: TextEncoder) -> TextEncoder:
+        if not self.batching.enabled:
+            return encoder
+        self.batchers[name] = BatchingEncoder(encoder, self.batching, name=name)
+        return self.batchers[name]
+
+    def _share_intent(self, selector: Selector) -> None:
+        """With batching on, give `selector` the request-intent head resolved once here,
+        its second encoder batched. The Selector resolves the head itself on first use
+        and has no argument to pass one in, so this sets the two attributes it resolves
+        (only where its no-tool model reads the head: elsewhere it never loads one)."""
+        model = selector.menu_policy.no_tool
+        if not self.batching.enabled or (model is not None
+                                         and "request_intent" not in model.signals):
+            return
+        if self._intent is None:
+            scorer, _why = intent_scorer(self.bundle, self._encoder,
+                                         threads=selector.params.onnx_threads)
+            if scorer is None:
+                return  # the Selector tries again and says why in its warning
+            if scorer.encoder is not None:
+                scorer = IntentScorer(scorer.head, self._batched("intent", scorer.encoder))
+            self._intent = scorer
+        selector._intent = self._intent
+        selector._intent_resolved = True
 
     def _embed(self, cards: list[ToolCard]) -> Mapping[str, np.ndarray]:
         missing = {_key(c): c.index_text() for c in cards if _key(c) not in self._vectors}

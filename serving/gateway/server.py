@@ -13,7 +13,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from serving.calls.gate import SEARCH_TOOLS_NAME
 from serving.calls.tracelog import TraceWriter
 from serving.catalog.approvals import Ledger, load_ledger
 from serving.gateway.admission import default_workers
+from serving.gateway.batching import BatchSettings
 from serving.gateway.config import GatewayConfig
 from serving.gateway.downstream import Downstream
 from serving.gateway.handlers import DESCRIBE_TOOL_NAME, FETCH_NAME, Gateway
@@ -81,7 +82,8 @@ class GatewayApp:
 
     def _index(self, bundle: Bundle) -> LiveIndex:
         return LiveIndex(bundle, policy=self.opts.config.policy,
-                         overrides=runtime_for_workers(self.opts.config))
+                         overrides=runtime_for_workers(self.opts.config),
+                         batching=batch_settings(self.opts.config))
 
     async def refresh(self, index: LiveIndex | None = None) -> None:
         """Review the live tools again (against `index`'s bundle when given: a new
@@ -89,7 +91,8 @@ class GatewayApp:
         sets stay; tell clients whose active set lost tools."""
         async with self._lock:
             if index is not None:
-                self.index = index
+                old, self.index = self.index, index
+                old.close()  # its batchers: searches still on the old selector run unbatched
             registry = await anyio.to_thread.run_sync(partial(
                 build_registry, dict(self.downstream.tools), self.opts.config.servers,
                 self.index.known, ledger=self.ledger, meaning=self.index.meaning,
@@ -123,10 +126,23 @@ class GatewayApp:
                 yield self
             finally:
                 self.downstream.close()
+                self.index.close()
                 tg.cancel_scope.cancel()
 
     def mcp_server(self) -> Server[Any]:
         return build_server(self.gateway)
+
+    def stats(self) -> dict[str, Any]:
+        """This process's load counters: admission, and the encoders' batch sizes."""
+        return {"pid": os.getpid(), "admission": asdict(self.gateway.admission.stats),
+                "batches": self.index.batch_report()}
+
+
+def batch_settings(config: GatewayConfig) -> BatchSettings:
+    """The config's encoder batching (`encoder_batch` 1: none)."""
+    params = config.params
+    return BatchSettings(max_batch=params.encoder_batch,
+                         window_s=params.encoder_batch_window_ms / 1e3)
 
 
 def runtime_for_workers(config: GatewayConfig) -> dict[str, Any]:
@@ -268,10 +284,19 @@ async def serve_stdio(opts: ServeOptions) -> None:
 
 async def serve_http(opts: ServeOptions, *, host: str = "127.0.0.1", port: int = 8765) -> None:
     import uvicorn
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
 
     app = GatewayApp(opts)
+
+    async def stats(request: Request) -> JSONResponse:
+        return JSONResponse(app.stats())
+
     async with app.running():
         server = app.mcp_server()
-        starlette = server.streamable_http_app(host=host)
+        # GET /stats: counts only (no request text); a load balancer's health check too
+        starlette = server.streamable_http_app(
+            host=host, custom_starlette_routes=[Route("/stats", stats, methods=["GET"])])
         config = uvicorn.Config(starlette, host=host, port=port, log_level="warning")
         await uvicorn.Server(config).serve()

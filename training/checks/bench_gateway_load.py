@@ -11,8 +11,10 @@ Per level N: N clients, each its own MCP session over streamable HTTP, send `--c
 `search_tools` calls each (the `query` field of QUERIES in rotation, each client from its
 own offset), all at once. Per level: p50 / p95 / max latency of the calls that were
 answered, searches answered per second, `busy` answers (refused at once by the gateway's
-admission bound, `serving.gateway.admission`) and errors (anything else, including
-calls that never came back within `--timeout`).
+admission bound, `serving.gateway.admission`), errors (anything else, including
+calls that never came back within `--timeout`), and per batched encoder the texts per
+model call in that level, mean and max (`serving.gateway.batching`, read from the
+gateway's `GET /stats` before and after the level).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import anyio
@@ -56,6 +60,28 @@ def start_gateway(bundle: Path, config: Path, port: int) -> subprocess.Popen:
         time.sleep(0.5)
     proc.kill()
     raise SystemExit("gateway did not start listening within 300 s")
+
+
+def gateway_stats(url: str) -> dict:
+    """The gateway's load counters (`GET /stats` beside the MCP endpoint)."""
+    with urllib.request.urlopen(url.removesuffix("/mcp") + "/stats", timeout=10) as response:
+        return dict(json.loads(response.read()))
+
+
+def batch_sizes(before: dict, after: dict) -> dict[str, dict]:
+    """Per batched encoder, the model calls made between two `/stats` readings: their
+    number and the texts per call, mean and max."""
+    out = {}
+    for name, now in after.get("batches", {}).items():
+        was = Counter({int(k): v for k, v in before.get("batches", {}).get(name, {})
+                       .get("sizes", {}).items()})
+        sizes = Counter({int(k): v for k, v in now["sizes"].items()}) - was
+        batches = sum(sizes.values())
+        texts = sum(size * n for size, n in sizes.items())
+        out[name] = {"batches": batches,
+                     "mean_batch": round(texts / batches, 2) if batches else 0.0,
+                     "max_batch": max(sizes, default=0)}
+    return out
 
 
 async def one_level(url: str, queries: list[str], n_sessions: int, calls: int,
@@ -109,11 +135,14 @@ def report(result: dict) -> str:
              f"{result['calls_per_session']} `search_tools` calls per session over streamable "
              "HTTP; gateway settings " + json.dumps(result["gateway"]) + ", runtime overrides "
              + json.dumps(result["runtime"]) + ".", "",
-             "| sessions | p50 ms | p95 ms | max ms | searches/s | busy | errors |",
-             "|---:|---:|---:|---:|---:|---:|---:|"]
+             "| sessions | p50 ms | p95 ms | max ms | searches/s | busy | errors "
+             "| texts per encoder call, mean / max |",
+             "|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in result["levels"]:
+        batches = ", ".join(f"{name} {b['mean_batch']} / {b['max_batch']}"
+                            for name, b in r.get("batches", {}).items()) or "unbatched"
         lines.append(f"| {r['sessions']} | {r['p50_ms']} | {r['p95_ms']} | {r['max_ms']} | "
-                     f"{r['searches_per_s']} | {r['busy']} | {r['errors']} |")
+                     f"{r['searches_per_s']} | {r['busy']} | {r['errors']} | {batches} |")
     return "\n".join(lines) + "\n"
 
 
@@ -149,7 +178,9 @@ def main(argv: list[str] | None = None) -> None:
             anyio.run(one_level, url, queries, 1, 3, args.timeout)  # warm up
             levels = []
             for n in args.levels:
-                levels.append(anyio.run(one_level, url, queries, n, args.calls, args.timeout))
+                before = gateway_stats(url)
+                level = anyio.run(one_level, url, queries, n, args.calls, args.timeout)
+                levels.append({**level, "batches": batch_sizes(before, gateway_stats(url))})
                 print(json.dumps(levels[-1]), file=sys.stderr, flush=True)
         finally:
             proc.terminate()

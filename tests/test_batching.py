@@ -1,0 +1,163 @@
+"""Dynamic batching of the gateway's encoders (`serving.gateway.batching`) on the fixture
+bundle's real ONNX retriever: callers on many threads get exactly the rows they would get
+alone, an error reaches only the caller whose text raised it, nothing is lost when the
+batcher closes, and a Selector over a batched encoder discovers what an unbatched one does.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from serving.bundle.files import load_bundle
+from serving.bundle.onnx_models import OnnxEncoder
+from serving.gateway.batching import BatchingEncoder, BatchSettings
+from serving.gateway.config import parse_config
+from serving.gateway.index import LiveIndex
+from serving.gateway.registry import Registry
+from serving.gateway.server import batch_settings
+
+# lengths from 1 to ~40 tokens: in a batch the short ones are padded to the longest
+TEXTS = [
+    "refund",
+    "list the open pull requests of a repository",
+    "post a message to the team channel about the outage in the payments service "
+    "and ask who is on call tonight, then link the incident",
+    "search code for TODO",
+    "what incidents are open",
+    "show failing pods in staging",
+    "create a jira issue for the login bug reported by the customer yesterday",
+    "export payouts",
+]
+WIDE = BatchSettings(max_batch=64, window_s=0.05)  # long enough that the threads meet
+
+
+@pytest.fixture(scope="module")
+def onnx_encoder(fixture_bundle) -> OnnxEncoder:
+    return OnnxEncoder(fixture_bundle / "models" / "retriever", threads=1)
+
+
+def concurrently(fn, args: list) -> list:
+    """`fn(arg)` for every arg, each on its own thread, released at once."""
+    barrier = threading.Barrier(len(args))
+
+    def call(arg):
+        barrier.wait()
+        return fn(arg)
+
+    with ThreadPoolExecutor(len(args)) as pool:
+        return list(pool.map(call, args))
+
+
+def test_batched_rows_equal_the_rows_each_text_gets_alone(onnx_encoder):
+    alone = [onnx_encoder.encode([t])[0] for t in TEXTS]
+    batcher = BatchingEncoder(onnx_encoder, WIDE)
+    try:
+        got = concurrently(lambda t: batcher.encode([t]), TEXTS)
+        stats = batcher.report()
+    finally:
+        batcher.close()
+    for text, rows, want in zip(TEXTS, got, alone, strict=True):
+        assert rows.shape == (1, want.shape[0]) and rows.dtype == np.float32
+        np.testing.assert_allclose(rows[0], want, atol=1e-5, err_msg=text)
+    # 8 callers, 8 texts, in fewer model calls than callers
+    assert stats["calls"] == len(TEXTS) and stats["texts"] == len(TEXTS)
+    assert stats["batches"] < len(TEXTS) and stats["max_batch"] > 1
+
+
+def test_callers_with_several_texts_get_their_own_rows_in_order(onnx_encoder):
+    groups = [TEXTS[0:3], TEXTS[3:4], TEXTS[4:8], TEXTS[2:0:-1]]
+    batcher = BatchingEncoder(onnx_encoder, WIDE)
+    try:
+        got = concurrently(batcher.encode, groups)
+    finally:
+        batcher.close()
+    for group, rows in zip(groups, got, strict=True):
+        np.testing.assert_allclose(rows, onnx_encoder.encode(group), atol=1e-5)
+    assert batcher.encode([]).shape == (0, got[0].shape[1])  # empty: the inner's empty shape
+
+
+def test_no_model_call_holds_more_than_max_batch_texts(onnx_encoder):
+    batcher = BatchingEncoder(onnx_encoder, BatchSettings(max_batch=3, window_s=0.05))
+    try:
+        got = concurrently(lambda t: batcher.encode([t, t]), TEXTS)  # 2 texts a caller
+        whole = batcher.encode(TEXTS)  # a batch already: runs on this thread, not counted
+        stats = batcher.report()
+    finally:
+        batcher.close()
+    assert all(r.shape[0] == 2 for r in got) and whole.shape[0] == len(TEXTS)
+    # two callers' 4 texts exceed 3: every model call held one caller's pair
+    assert stats["sizes"] == {"2": len(TEXTS)}
+
+
+def test_an_error_reaches_only_the_caller_whose_text_raised_it(onnx_encoder):
+    batcher = BatchingEncoder(onnx_encoder, WIDE)
+    bad = [None]  # the tokenizer refuses a text that is not a string
+
+    def call(texts):
+        try:
+            return batcher.encode(texts)
+        except TypeError as err:
+            return err
+
+    try:
+        got = concurrently(call, [[TEXTS[0]], bad, [TEXTS[1]], bad])
+        after = batcher.encode([TEXTS[2]])  # the thread survived the failure
+    finally:
+        batcher.close()
+    assert isinstance(got[1], TypeError) and isinstance(got[3], TypeError)
+    np.testing.assert_allclose(got[0][0], onnx_encoder.encode([TEXTS[0]])[0], atol=1e-5)
+    np.testing.assert_allclose(got[2][0], onnx_encoder.encode([TEXTS[1]])[0], atol=1e-5)
+    np.testing.assert_allclose(after[0], onnx_encoder.encode([TEXTS[2]])[0], atol=1e-5)
+
+
+def test_close_answers_every_queued_caller_and_later_calls_run_unbatched(onnx_encoder):
+    # a window far longer than the test: only close() can release the queued callers
+    batcher = BatchingEncoder(onnx_encoder, BatchSettings(max_batch=64, window_s=60.0))
+    with ThreadPoolExecutor(4) as pool:
+        futures = [pool.submit(batcher.encode, [t]) for t in TEXTS[:4]]
+        while batcher.report()["calls"] < 4:
+            threading.Event().wait(0.01)
+        batcher.close()
+        got = [f.result(timeout=30) for f in futures]
+    assert not batcher._thread.is_alive()
+    assert batcher.report()["sizes"] == {"4": 1}
+    for text, rows in zip(TEXTS, got, strict=False):
+        np.testing.assert_allclose(rows[0], onnx_encoder.encode([text])[0], atol=1e-5)
+    assert batcher.encode([TEXTS[5]]).shape[0] == 1  # closed: on this thread
+    assert batcher.report()["calls"] == 4
+
+
+def test_batching_is_a_gateway_setting():
+    servers = {"a": {"url": "http://127.0.0.1:9/mcp"}}
+    default = batch_settings(parse_config({"mcpServers": servers}))
+    assert default.enabled and default.max_batch == 32 and default.window_s == 0.002
+    off = batch_settings(parse_config({"mcpServers": servers, "gateway": {
+        "encoder_batch": 1, "encoder_batch_window_ms": 5}}))
+    assert not off.enabled and off.window_s == 0.005
+    with pytest.raises(ValueError):
+        BatchSettings(max_batch=0)
+
+
+def test_a_batched_selector_discovers_what_an_unbatched_one_does(fixture_bundle):
+    bundle = load_bundle(fixture_bundle)
+    registry = Registry(cards={c.tool_id: c for c in bundle.cards})
+    plain = LiveIndex(bundle).selector(registry)
+    index = LiveIndex(bundle, batching=WIDE)
+    try:
+        batched = index.selector(registry)
+        assert plain is not None and batched is not None
+        got = concurrently(lambda t: batched.discover(t, None), TEXTS)
+        report = index.batch_report()
+    finally:
+        index.close()
+    for text, discovery in zip(TEXTS, got, strict=True):
+        want = plain.discover(text, None)
+        assert discovery.menu_ranked() == want.menu_ranked(), text
+        for a, b in zip(discovery.steps, want.steps, strict=True):
+            np.testing.assert_allclose(a.signals, b.signals, atol=1e-4, err_msg=text)
+    assert report["encoder"]["calls"] >= len(TEXTS)
+    assert report["encoder"]["max_batch"] > 1
