@@ -10,21 +10,17 @@ import numpy as np
 import pytest
 
 from serving.stages.ranker_features import Calibration, fit_platt
-from training.train_ltr import (
-    Groups,
-    Ranker,
+from training.ltr.calibrate import choose_menu_cut, menu_cut_table
+from training.ltr.fit import Ranker, draw_weights
+from training.ltr.groups import Groups, concat_groups, unseen_tools
+from training.ltr.valid import (
     choose_features,
-    choose_menu_cut,
     choose_train_set,
-    concat_groups,
-    draw_weights,
-    menu_cut_table,
     more_data_pays,
     named_first_evidence,
     order_comparison,
     reciprocal_ranks,
     trained_on_label,
-    unseen_tools,
 )
 
 

@@ -25,7 +25,7 @@ from serving.stages.ranker_features import (
     exploration_bonus,
     feature_matrix,
 )
-from training.train_ltr import WITHOUT_LOGIT
+from training.ltr.fit import WITHOUT_LOGIT
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = Path(__file__).parent / "fixtures" / "traces.jsonl"
