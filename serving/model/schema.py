@@ -8,7 +8,6 @@ that read whole JSONL files live in `serving.model.io`.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -16,19 +15,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from serving.model.fields import FieldError, check_json_schema, check_json_value
+
 RISKS = ("read_only", "write", "destructive")
 TRUST_LEVELS = ("first_party", "third_party")
 MAX_SCHEMA_DEPTH = 32  # levels of an input_schema; real ones use under 10
 TOOL_ID_RE = re.compile(r"^[A-Za-z0-9][\w\-]*\.[^\s.][^\s]*$")
-
-
-class FieldError(ValueError):
-    """A record field is missing or invalid; `field` names it for the error line."""
-
-    def __init__(self, field_name: str, problem: str) -> None:
-        super().__init__(f"{field_name}: {problem}")
-        self.field = field_name
-        self.problem = problem
 
 
 # --- small validating readers -------------------------------------------------------
@@ -112,86 +104,6 @@ def _number(data: Mapping[str, Any], key: str, default: float, *, maximum: float
     ):
         raise FieldError(key, f"expected a number in [0, {maximum:g}], got {_kind(value)}")
     return float(value)
-
-
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
-
-
-def check_json_value(value: Any, where: str, *, max_depth: int = 64) -> None:
-    """Reject what no valid record holds, with the JSON path of the first offender:
-    NaN / Infinity anywhere (schemas included), lone surrogates (`"\\ud800"`: text that
-    cannot be written back as UTF-8) and nesting deeper than `max_depth`. Iterative, so
-    a hostile depth cannot exhaust the stack. A first pass builds no paths (every bundle
-    load checks every card); only a value it doubts is walked again to name the path."""
-    if not _plainly_valid(value, max_depth):
-        _locate_invalid(value, where, max_depth)
-
-
-def _check_json_schema(schema: Mapping[str, Any]) -> None:
-    """`schema` is a valid JSON Schema: of the draft its `$schema` names, else Draft
-    2020-12 or Draft 7 (many MCP servers emit Draft 7, e.g. `items` as a list). jsonschema
-    is imported here, not at module level: a bundle's cards skip this check, and the
-    import is ~0.3 s of a one-shot call."""
-    from jsonschema import Draft7Validator, Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import validator_for
-
-    drafts = (
-        [validator_for(schema)]
-        if "$schema" in schema
-        else [Draft202012Validator, Draft7Validator]
-    )
-    first: SchemaError | None = None
-    for draft in drafts:
-        try:
-            draft.check_schema(dict(schema))
-            return
-        except SchemaError as err:
-            first = first or err
-    assert first is not None
-    where = "/".join(str(p) for p in first.path) or "<root>"
-    raise FieldError("input_schema", f"invalid JSON Schema at {where}: {first.message}")
-
-
-def _plainly_valid(value: Any, max_depth: int) -> bool:
-    """True when `value` is plain JSON within the checks; False when it is not, or is of a
-    kind only the full walk judges. The encoder does the per-value work in C: it refuses
-    NaN / Infinity (`allow_nan=False`), and UTF-8 refuses a lone surrogate; only the
-    containers are walked here, for their depth."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        text.encode("utf-8")
-    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
-        return False
-    if text.count("{") + text.count("[") <= max_depth:  # cannot nest deeper than this
-        return True
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > max_depth:
-            return False
-        children = item.values() if type(item) is dict else item
-        stack.extend((v, depth + 1) for v in children if type(v) is dict or type(v) is list)
-    return True
-
-
-def _locate_invalid(value: Any, where: str, max_depth: int) -> None:
-    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
-    while stack:
-        item, path, depth = stack.pop()
-        if depth > max_depth:
-            raise FieldError(path, f"nested deeper than {max_depth} levels")
-        if isinstance(item, float) and not math.isfinite(item):
-            raise FieldError(path, f"{item!r} is not a finite number")
-        if isinstance(item, str) and _SURROGATE_RE.search(item):
-            raise FieldError(path, "holds a lone surrogate (not valid Unicode text)")
-        if isinstance(item, Mapping):
-            for k, v in item.items():
-                if isinstance(k, str) and _SURROGATE_RE.search(k):
-                    raise FieldError(path, "a key holds a lone surrogate")
-                stack.append((v, f"{path}.{k}", depth + 1))
-        elif isinstance(item, list | tuple):
-            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item))
 
 
 def _choice(
@@ -318,7 +230,7 @@ class ToolCard:
         # bounded first: check_schema recurses, and a NaN bound would make validation moot
         check_json_value(schema, "input_schema", max_depth=MAX_SCHEMA_DEPTH)
         if check_schema:
-            _check_json_schema(schema)
+            check_json_schema(schema)
         extras = {}
         for key in ("annotations", "output_schema"):
             value = data.get(key) or {}
