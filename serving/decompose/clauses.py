@@ -1,7 +1,9 @@
 """How the rule decomposer cuts and reads a request's text.
 
 Separators between segments (ranked by strength), the spans and clauses the rules build
-from them, and word-level tests on the text (lead-ins, filler, statements, chatter).
+from them, word-level tests on the text (lead-ins, filler, statements, chatter), and the
+names in it: longest matches against a `NameTable`, and the salient names of a context
+clause that the steps after it carry.
 Offsets always index the original request: quoted text is masked, never removed.
 """
 
@@ -53,6 +55,7 @@ PREFIX_RE = re.compile(
 QUOTED_RE = re.compile(
     r"\"[^\"\n]*\"|“[^”\n]*”|‘[^’\n]*’|(?<![\w'’])'(?:[^'\n]|(?<=\w)'(?=\w))+'(?!\w)"
 )
+_IDENT_RE = re.compile(r"[#@]?\w(?:[\w\-./:@]*\w)?")
 _TOKEN_RE = re.compile(r"[#@]?\w(?:[\w\-.:@]*\w)?")
 WORD_RE = re.compile(r"[\w'’]+")
 _CHUNK_RE = re.compile(r"[^\s`'\"“”‘’()\[\]{}<>,;]+")
@@ -125,6 +128,23 @@ class NameTable:
     def of(cls, surfaces: Mapping[str, str]) -> NameTable:
         names = {tuple(k.split()): v for k, v in surfaces.items()}
         return cls(names, max((len(k) for k in names), default=0))
+
+    def find(self, request: str, start: int, end: int) -> list[tuple[int, int, str]]:
+        """Longest token n-grams of `request[start:end]` found in the table, in order:
+        (start, end, name) each."""
+        tokens = token_spans(request, start, end)
+        out = []
+        i = 0
+        while i < len(tokens):
+            for n in range(min(self.longest, len(tokens) - i), 0, -1):
+                key = tuple(t for _, _, t in tokens[i : i + n])
+                if key in self.names and contiguous(request, tokens[i : i + n]):
+                    out.append((tokens[i][0], tokens[i + n - 1][1], self.names[key]))
+                    i += n
+                    break
+            else:
+                i += 1
+        return out
 
 
 def mask_quotes(text: str) -> str:
@@ -236,3 +256,38 @@ def clause_text(request: str, start: int, end: int) -> str:
     text = _LEADING_CONNECTORS_RE.sub("", text)
     text = text.rstrip(" \t.,;:!?")
     return _TRAILING_CONNECTORS_RE.sub("", text)
+
+
+def salient_names(
+    request: str, start: int, end: int, connections: NameTable
+) -> tuple[str, ...]:
+    """Names in a context clause worth carrying: identifiers, products, quoted text.
+    Not the catalog's object nouns: "deploy" in "The checkout-service deploy failed"
+    says what failed, and carried into "Find what changed" it made a question about
+    code changes retrieve deployment tools (a step's object is its own words')."""
+    items: list[tuple[int, str]] = []
+    found = connections.find(request, start, end)
+    items.extend((pos, request[pos:stop]) for pos, stop, _ in found)
+    for m in QUOTED_RE.finditer(request, start, end):
+        items.append((m.start(), m.group()))
+    first = True
+    for m in _IDENT_RE.finditer(request, start, end):
+        token = m.group()
+        is_ident = bool(re.search(r"[\-_./:#@]", token)) or (
+            bool(re.search(r"\d", token)) and bool(re.search(r"[A-Za-z]", token))
+        )
+        is_proper = (
+            not first
+            and token[:1].isupper()
+            and token.lower() not in STOPWORDS
+            and len(token) > 1
+        )
+        if (is_ident or is_proper) and token.lower() not in STOPWORDS:
+            items.append((m.start(), token))
+        first = False
+    items.sort()
+    seen: dict[str, str] = {}
+    for _, item in items:
+        if not any(item.lower() in other.lower() for other in seen.values()):
+            seen.setdefault(item.lower(), item)
+    return tuple(seen.values())

@@ -13,7 +13,6 @@ from dataclasses import replace
 
 from serving.decompose.clauses import (
     PREFIX_RE,
-    QUOTED_RE,
     SEPARATOR_RANK,
     SEPARATOR_RE,
     WORD_RE,
@@ -25,7 +24,6 @@ from serving.decompose.clauses import (
     after_prefixes,
     chunks,
     clause_text,
-    contiguous,
     elaborates,
     has_content,
     is_bare,
@@ -35,7 +33,7 @@ from serving.decompose.clauses import (
     mask_quotes,
     next_start,
     prev_token,
-    token_spans,
+    salient_names,
 )
 from serving.decompose.vocabulary import (
     BACK_REFERENCES,
@@ -49,7 +47,6 @@ from serving.decompose.vocabulary import (
     PRONOUNS,
     PUNCT_LEAD,
     QUALIFIER_WORDS,
-    STOPWORDS,
     WH_WORDS,
     DecomposerVocabulary,
 )
@@ -58,7 +55,6 @@ from serving.model.vocab import OPERATIONS, Operation
 
 _ADJACENT_RE = re.compile(r"(?:\s+(?:me|us))*\s+")
 _FIRST_WORD_RE = re.compile(r"[\w'’][\w'’\-]*")
-_IDENT_RE = re.compile(r"[#@]?\w(?:[\w\-./:@]*\w)?")
 
 
 class RuleDecomposer:
@@ -250,7 +246,7 @@ class RuleDecomposer:
         m = PREFIX_RE.match(masked)
         if m is None or self._verbs_in(request, masked, 0, m.end()):
             return {}
-        found = self._find(request, 0, m.end(), self._connections)
+        found = self._connections.find(request, 0, m.end())
         out: dict[str, str] = {}
         for pos, stop, name in found:
             out.setdefault(name, request[pos:stop])
@@ -412,8 +408,8 @@ class RuleDecomposer:
     def _refers_back(self, request: str, masked: str, seg: Segment) -> bool:
         """The segment's object is a pronoun ("merge it") and it names no entity."""
         words = {w.lower() for w in WORD_RE.findall(masked[seg.start : seg.end])}
-        return bool(words & BACK_REFERENCES) and not self._find(
-            request, seg.start, seg.end, self._entities
+        return bool(words & BACK_REFERENCES) and not self._entities.find(
+            request, seg.start, seg.end
         )
 
     def _first_word(self, masked: str, seg: Segment) -> str:
@@ -436,13 +432,13 @@ class RuleDecomposer:
     def _has_content(self, request: str, start: int, end: int) -> bool:
         """Anything to ask about besides product names: "BambooHR: lgtm" has nothing."""
         chars = list(request[start:end])
-        for pos, stop, _ in self._find(request, start, end, self._connections):
+        for pos, stop, _ in self._connections.find(request, start, end):
             chars[pos - start : stop - start] = " " * (stop - pos)
         return has_content("".join(chars), 0, end - start)
 
     def _is_qualifier(self, request: str, masked: str, start: int, end: int) -> bool:
         """Only a product or tool name, with words like "using", "over in", "this is in"."""
-        names = [(pos, stop) for pos, stop, _ in self._find(request, start, end, self._connections)]
+        names = [(pos, stop) for pos, stop, _ in self._connections.find(request, start, end)]
         names += [
             (pos, stop)
             for pos, stop in chunks(request, start, end)
@@ -461,10 +457,10 @@ class RuleDecomposer:
         verb_spans = [(v.start, v.end) for v in verbs if v.operation != "_tool"]
         entities = [
             (pos, name)
-            for pos, stop, name in self._find(request, start, end, self._entities)
+            for pos, stop, name in self._entities.find(request, start, end)
             if not any(vs < stop and pos < ve for vs, ve in verb_spans)
         ]
-        found = self._find(request, start, end, self._connections)
+        found = self._connections.find(request, start, end)
         access = [(pos, name) for pos, _, name in found]
         # a quoted name is a value ("news about 'AWS outage'"), not where the step acts
         named = [name for pos, stop, name in found if masked[pos:stop] == request[pos:stop]]
@@ -481,7 +477,7 @@ class RuleDecomposer:
         access.sort()
         salient: tuple[str, ...] = ()
         if span.kind == "context":
-            salient = self._salient(request, start, end)
+            salient = salient_names(request, start, end, self._connections)
         bare = bool(verbs) and is_bare(masked, start, end, verbs)
         words = {t.lower() for t in re.findall(r"\w+", masked[start:end])}
         return Clause(
@@ -525,7 +521,7 @@ class RuleDecomposer:
         ]
         entity_starts = {
             pos - start: stop - start
-            for pos, stop, _ in self._find(request, start, end, self._entities)
+            for pos, stop, _ in self._entities.find(request, start, end)
         }
         counted: list[Verb] = []
         for verb in claimed:
@@ -551,53 +547,3 @@ class RuleDecomposer:
         counted = [v for v in counted if v.operation != NO_OPERATION]
         merged = sorted(counted + tools, key=lambda v: v.start)
         return [Verb(v.start + start, v.end + start, v.operation, v.wh, v.phrase) for v in merged]
-
-    def _find(
-        self, request: str, start: int, end: int, table: NameTable
-    ) -> list[tuple[int, int, str]]:
-        """Longest token n-grams of `request[start:end]` found in `table`, in order."""
-        tokens = token_spans(request, start, end)
-        out = []
-        i = 0
-        while i < len(tokens):
-            for n in range(min(table.longest, len(tokens) - i), 0, -1):
-                key = tuple(t for _, _, t in tokens[i : i + n])
-                if key in table.names and contiguous(request, tokens[i : i + n]):
-                    out.append((tokens[i][0], tokens[i + n - 1][1], table.names[key]))
-                    i += n
-                    break
-            else:
-                i += 1
-        return out
-
-    def _salient(self, request: str, start: int, end: int) -> tuple[str, ...]:
-        """Names in a context clause worth carrying: identifiers, products, quoted text.
-        Not the catalog's object nouns: "deploy" in "The checkout-service deploy failed"
-        says what failed, and carried into "Find what changed" it made a question about
-        code changes retrieve deployment tools (a step's object is its own words')."""
-        items: list[tuple[int, str]] = []
-        found = self._find(request, start, end, self._connections)
-        items.extend((pos, request[pos:stop]) for pos, stop, _ in found)
-        for m in QUOTED_RE.finditer(request, start, end):
-            items.append((m.start(), m.group()))
-        first = True
-        for m in _IDENT_RE.finditer(request, start, end):
-            token = m.group()
-            is_ident = bool(re.search(r"[\-_./:#@]", token)) or (
-                bool(re.search(r"\d", token)) and bool(re.search(r"[A-Za-z]", token))
-            )
-            is_proper = (
-                not first
-                and token[:1].isupper()
-                and token.lower() not in STOPWORDS
-                and len(token) > 1
-            )
-            if (is_ident or is_proper) and token.lower() not in STOPWORDS:
-                items.append((m.start(), token))
-            first = False
-        items.sort()
-        seen: dict[str, str] = {}
-        for _, item in items:
-            if not any(item.lower() in other.lower() for other in seen.values()):
-                seen.setdefault(item.lower(), item)
-        return tuple(seen.values())
