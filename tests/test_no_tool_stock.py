@@ -4,6 +4,7 @@ fold that judges a held-out source, all on tiny hand-made data."""
 
 import gzip
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -43,6 +44,24 @@ def test_public_requests_are_read_with_their_source_and_bad_rows_are_named(tmp_p
         "no_tool.jsonl", "needs_tool.jsonl"}
     with pytest.raises(FileNotFoundError, match="public no-tool set"):
         load_requests(tmp_path / "nowhere")
+
+
+def test_a_request_names_its_tool_absent_only_by_function_apis_no_server_matches(tmp_path):
+    rows = [{"query_id": "f", "query": "is today a holiday", "api_type": "function",
+             "apis": ["Nager.Date.PublicHolidays"], "source": "o/t:a.json"},
+            {"query_id": "i", "query": "book a flight", "api_type": "intent_label",
+             "apis": ["book_flight"], "source": "o/c:b.json"},
+            {"query_id": "x", "query": "add alarm", "api_type": "function",
+             "apis": "AddAlarm", "source": "o/t:a.json"}]
+    (tmp_path / "no_tool.jsonl").write_text("")
+    (tmp_path / "needs_tool.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = load_requests(tmp_path)
+    by_id = {r.query_id: r for r in got.requests}
+    assert by_id["f"].apis == ("Nager.Date.PublicHolidays",) and by_id["i"].apis == ()
+    assert got.refused == (f"{tmp_path / 'needs_tool.jsonl'}:3: apis: not a list of names",)
+    assert by_id["f"].absent_from(["github", "slack"])
+    assert not by_id["f"].absent_from(["nager_date"])  # the catalog has that server
+    assert not by_id["i"].absent_from(["github"])  # an intent label names no tool
 
 
 class _Fixed:
@@ -102,6 +121,9 @@ def test_a_fold_judges_the_held_out_source_on_a_head_and_model_fit_without_it():
             examples.append(IntentExample(text, served, group))
             half = "judge" if served and i % 2 else "fit"
             rows.append(_req(text, group, served, half, [text], 0.6 if served else 0.2))
+    # a tool request of the held-out source that this catalog lacks: fit-only, never judged
+    rows.append(replace(_req("math-absent", "math", False, "fit", ["tools-0"], 0.6),
+                        tool_absent=True))
     fold = judge_fold("math", examples, rows, vectors, vectors[PROBE], ["request_intent"],
                       l2_intent=1.0, l2=1.0, max_false=0.0, provenance={})
     assert fold.head.weights[0] > 0  # the head reads the direction

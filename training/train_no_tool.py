@@ -13,7 +13,10 @@ Requests come from public sets read in place (`--public`, default
 ../shared/benchmarks/no_tool; never copied in) and from each catalog's labeled requests
 (`--served NAME=FIT[:JUDGE]`: the fit side and the judge side; one file is split in halves
 by query id). Every request runs through the catalog's stock bundle (`--bundle
-NAME=DIR`); the public no-tool ones through every catalog, as no-tool requests.
+NAME=DIR`); the public no-tool ones through every catalog, as no-tool requests, and the
+public needs-tool ones that name their APIs through every catalog whose servers none of
+them names: a request for a tool the catalog lacks is one it must say no to as well
+(fit only; they are held out with their source).
 
 Judging: each public no-tool **source group** is left out in turn: the head and the model
 are fit without it, and it is judged on every catalog beside the judge side's served
@@ -122,6 +125,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from serving.bundle.cached_encoder import CachedEncoder
     from serving.bundle.encoder import Encoder, stock_model_path
+    from serving.model.io import load_catalog
     from serving.stages.abstain import SIGNAL_NAMES
     from serving.stages.intent import PROBE
     from serving.stages.menu_policy import MenuPolicy
@@ -143,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     own_no_tool = named(args.no_tool, "--no-tool")
     rows, served_steps = [], []
+    n_absent: dict[str, int] = {}
     for catalog, bundle in sorted(bundles.items()):
         fit_path, _, judge_path = served_files[catalog].partition(":")
         labeled = [(q, "fit" if judge_path else half_of(q.query_id))
@@ -167,6 +172,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                             catalog=catalog, group=group, served=served, half=half)
         rows += got
         served_steps += [t for r in got if r.served and r.half == "fit" for t in r.texts]
+        # public requests whose tool this catalog lacks: here no tool serves them either
+        servers = {c.server for c in load_catalog(Path(bundle) / "cards.jsonl").items}
+        absent = [r for r in needs_tool if r.absent_from(servers)]
+        rows += cached_replay(
+            Path(args.cache) / "no_tool_replay", bundle,
+            [(r.query_id, r.text, None) for r in absent], catalog=catalog,
+            group={r.query_id: r.group for r in absent},
+            served=dict.fromkeys((r.query_id for r in absent), False),
+            half=dict.fromkeys((r.query_id for r in absent), "fit"), tool_absent=True)
+        n_absent[catalog] = len(absent)
 
     examples = ([IntentExample(r.text, r.needs_tool, r.group) for r in public.requests]
                 + [IntentExample(t, True, "catalogs:served") for t in served_steps])
@@ -204,6 +219,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "signals": list(params.signals),
         "n_public": {"no_tool": len(no_tool), "needs_tool": len(needs_tool),
                      "refused": len(public.refused)},
+        # public needs-tool requests fit as unserved on a catalog that lacks their tool
+        "n_tool_absent": n_absent,
         "n_groups": len(folds),
         "held_out_abstain": {c: {f.held_out: round(f.abstain[c], 4) for f in folds
                                  if c in f.abstain} for c in catalogs},

@@ -4,9 +4,11 @@ Both are ridge logistic regressions (`serving.stages.logistic`):
 - the head: "asks for a tool" on the stock encoder's embedding of a request (public
   requests with and without tools, and the served steps of the fit catalogs);
 - the stock model: "served" on the signals of each step of requests replayed through stock
-  bundles (`training.no_tool.replay`), a subset of `SIGNAL_NAMES` whose scale does not move
-  with the catalog, its threshold the highest at which at most `max_false` of the fit
-  side's served requests abstain (`training.tune_menus.choose_threshold`).
+  bundles (`training.no_tool.replay`): the catalogs' requests with gold against public
+  no-tool requests and public requests whose tool the catalog lacks, on a subset of
+  `SIGNAL_NAMES` whose scale does not move with the catalog, its threshold the highest at
+  which at most `max_false` of the fit side's served requests abstain
+  (`training.tune_menus.choose_threshold`).
 `judge_fold` fits both without one source group and judges that group and the judge
 half's served requests, which neither fit saw.
 """
@@ -105,7 +107,8 @@ def judge_fold(held_out: str, examples: Sequence[IntentExample],
                        max_false=max_false)
     abstain, n, false = {}, {}, {}
     for catalog in sorted({r.catalog for r in rows}):
-        judged = [r for r in rows if r.catalog == catalog and r.group == held_out]
+        judged = [r for r in rows if r.catalog == catalog and r.group == held_out
+                  and not r.tool_absent]
         if judged:
             abstain[catalog] = float(abstains(model, judged, with_intent(judged, logit)).mean())
             n[catalog] = len(judged)

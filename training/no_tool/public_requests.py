@@ -8,6 +8,10 @@ sentences never enter the repository. Every split is by **source group**: the so
 the files of one directory of one repository taken together (one benchmark's 25 task
 files are one source, not 25), so no phrasing of a judged source is in a fit.
 
+A needs-tool row whose `api_type` is "function" keeps its API names (`apis`): a catalog
+whose servers none of them names lacks its tool (`absent_from`), so on that catalog the
+request is one no tool serves. Intent labels (CLINC) name no tool, so they never are.
+
 A row without a non-empty `query_id`, `query` or `source` is reported with file, line and
 field and counted (`PublicRequests.refused`), never silently dropped.
 """
@@ -18,6 +22,8 @@ import hashlib
 import json
 import os
 import posixpath
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,10 +39,22 @@ class PublicRequest:
     needs_tool: bool
     source: str  # "owner/repo:path" as the set gives it
     family: str  # no_tool: its family; needs_tool: "tool"
+    apis: tuple[str, ...] = ()  # needs_tool with api_type "function": "<API>.<function>"
 
     @property
     def group(self) -> str:
         return source_group(self.source)
+
+    def absent_from(self, servers: Iterable[str]) -> bool:
+        """Whether a catalog with these servers surely lacks this request's tool: the
+        request names its APIs and no server of the catalog is one of them (by name,
+        case and punctuation aside)."""
+        names = {squash(api.rpartition(".")[0] or api) for api in self.apis}
+        return bool(self.apis) and not names & {squash(s) for s in servers}
+
+
+def squash(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +110,10 @@ def load_requests(directory: str | Path | None = None) -> PublicRequests:
                 refused.append(f"{path}:{line_no}: {missing[0]}: missing or empty")
                 continue
             family = "tool" if needs_tool else str(row.get("family") or "other")
+            apis = row.get("apis") if needs_tool and row.get("api_type") == "function" else []
+            if not isinstance(apis, list) or not all(isinstance(a, str) for a in apis):
+                refused.append(f"{path}:{line_no}: apis: not a list of names")
+                continue
             requests.append(PublicRequest(row["query_id"], row["query"].strip(), needs_tool,
-                                          row["source"], family))
+                                          row["source"], family, tuple(apis)))
     return PublicRequests(str(root), tuple(requests), tuple(refused), digests)

@@ -35,6 +35,9 @@ class ReplayedRequest:
     signals: np.ndarray  # (steps, len(SIGNAL_NAMES)); the intent column is filled per fold
     texts: tuple[str, ...]  # each step's text
     exact: tuple[bool, ...]  # each step names a tool exactly
+    # a public request that asks for a tool this catalog lacks (`PublicRequest.absent_from`):
+    # not served here, fit as such, never judged as a no-tool request
+    tool_absent: bool = False
 
 
 def replay(selector: Any, requests: Sequence[tuple[str, str, Mapping[str, Any] | None]], *,
@@ -59,7 +62,7 @@ def replay(selector: Any, requests: Sequence[tuple[str, str, Mapping[str, Any] |
 def cached_replay(cache_dir: Path, bundle: str | Path,
                   requests: Sequence[tuple[str, str, Mapping[str, Any] | None]], *,
                   catalog: str, group: Mapping[str, str], served: Mapping[str, bool],
-                  half: Mapping[str, str]) -> list[ReplayedRequest]:
+                  half: Mapping[str, str], tool_absent: bool = False) -> list[ReplayedRequest]:
     """`replay` through the stock bundle at `bundle`, kept under `cache_dir` by the
     bundle's version and the requests (a refit with other params replays nothing)."""
     from serving.selector import Selector
@@ -75,8 +78,8 @@ def cached_replay(cache_dir: Path, bundle: str | Path,
         raw = replay(selector, requests, desc=f"{catalog}: requests")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(raw))
-    return [ReplayedRequest(catalog, q, group[q], served[q], half[q], x, texts, exact)
-            for q, x, texts, exact in raw]
+    return [ReplayedRequest(catalog, q, group[q], served[q], half[q], x, texts, exact,
+                            tool_absent) for q, x, texts, exact in raw]
 
 
 def with_intent(rows: Sequence[ReplayedRequest], logit: Mapping[str, float]) -> list[np.ndarray]:
