@@ -37,8 +37,8 @@ def test_public_requests_are_read_with_their_source_and_bad_rows_are_named(tmp_p
     got = load_requests(tmp_path)
     assert [(r.query_id, r.text, r.needs_tool, r.group) for r in got.requests] == [
         ("a", "tell me a joke", False, "o/r:d/"), ("c", "refund order 1182", True, "o/t:g.json")]
-    assert got.refused == (f"{tmp_path / 'no_tool.jsonl'}:2: not JSON (Expecting property "
-                           "name enclosed in double quotes)",
+    assert got.refused == (f"{tmp_path / 'no_tool.jsonl'}:2: <json>: invalid JSON: Expecting "
+                           "property name enclosed in double quotes at column 2",
                            f"{tmp_path / 'no_tool.jsonl'}:3: query: missing or empty")
     assert got.groups(needs_tool=False) == ["o/r:d/"] and set(got.sha256) == {
         "no_tool.jsonl", "needs_tool.jsonl"}

@@ -19,13 +19,13 @@ field and counted (`PublicRequests.refused`), never silently dropped.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ENV_DIR = "TOOLSIFT_NO_TOOL_CORPUS"
 DEFAULT_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "benchmarks" / "no_tool"
@@ -81,7 +81,10 @@ def corpus_dir(directory: str | Path | None = None) -> Path:
 
 
 def load_requests(directory: str | Path | None = None) -> PublicRequests:
-    """Both files of the set (FileNotFoundError naming the directory when absent)."""
+    """Both files of the set (FileNotFoundError naming the directory when absent), each line
+    through the runtime's JSONL reader (`serving.model.io.load_jsonl`)."""
+    from serving.model.io import FieldError, load_jsonl
+
     root = corpus_dir(directory)
     requests: list[PublicRequest] = []
     refused: list[str] = []
@@ -93,27 +96,22 @@ def load_requests(directory: str | Path | None = None) -> PublicRequests:
                 f"{path}: the public no-tool set is not there (see ../shared/benchmarks/"
                 f"no_tool/README.md; ${ENV_DIR} names another directory)"
             )
-        data = path.read_bytes()
-        digests[name] = hashlib.sha256(data).hexdigest()
-        for line_no, line in enumerate(data.decode("utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                refused.append(f"{path}:{line_no}: not JSON ({err.msg})")
-                continue
-            missing = [k for k in ("query_id", "query", "source")
-                       if not isinstance(row, dict) or not isinstance(row.get(k), str)
-                       or not row[k].strip()]
-            if missing:
-                refused.append(f"{path}:{line_no}: {missing[0]}: missing or empty")
-                continue
-            family = "tool" if needs_tool else str(row.get("family") or "other")
+        digests[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+
+        def parse(row: Any, needs_tool: bool = needs_tool) -> list[PublicRequest]:
+            if not isinstance(row, dict):
+                raise FieldError("<record>", "expected a JSON object")
+            for key in ("query_id", "query", "source"):
+                if not isinstance(row.get(key), str) or not row[key].strip():
+                    raise FieldError(key, "missing or empty")
             apis = row.get("apis") if needs_tool and row.get("api_type") == "function" else []
             if not isinstance(apis, list) or not all(isinstance(a, str) for a in apis):
-                refused.append(f"{path}:{line_no}: apis: not a list of names")
-                continue
-            requests.append(PublicRequest(row["query_id"], row["query"].strip(), needs_tool,
-                                          row["source"], family, tuple(apis)))
+                raise FieldError("apis", "not a list of names")
+            family = "tool" if needs_tool else str(row.get("family") or "other")
+            return [PublicRequest(row["query_id"], row["query"].strip(), needs_tool,
+                                  row["source"], family, tuple(apis))]
+
+        loaded = load_jsonl(path, parse)
+        requests += loaded.items
+        refused += [str(e) for e in loaded.errors]
     return PublicRequests(str(root), tuple(requests), tuple(refused), digests)
