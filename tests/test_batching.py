@@ -15,7 +15,7 @@ import pytest
 from serving.bundle.files import load_bundle
 from serving.bundle.onnx_models import OnnxEncoder
 from serving.gateway.batching import BatchingEncoder, BatchSettings
-from serving.gateway.config import parse_config
+from serving.gateway.config import ConfigError, parse_config
 from serving.gateway.index import LiveIndex
 from serving.gateway.registry import Registry
 from serving.gateway.server import batch_settings
@@ -134,10 +134,17 @@ def test_close_answers_every_queued_caller_and_later_calls_run_unbatched(onnx_en
 def test_batching_is_a_gateway_setting():
     servers = {"a": {"url": "http://127.0.0.1:9/mcp"}}
     default = batch_settings(parse_config({"mcpServers": servers}))
-    assert default.enabled and default.max_batch == 32 and default.window_s == 0.002
+    assert default.enabled and default.max_batch == 32 and default.window_s == 0.001
     off = batch_settings(parse_config({"mcpServers": servers, "gateway": {
         "encoder_batch": 1, "encoder_batch_window_ms": 5}}))
     assert not off.enabled and off.window_s == 0.005
+    no_wait = batch_settings(parse_config({"mcpServers": servers, "gateway": {
+        "encoder_batch_window_ms": 0}}))
+    assert no_wait.enabled and no_wait.window_s == 0
+    for bad in ({"encoder_batch": 0}, {"encoder_batch_window_ms": -1},
+                {"discovery_workers": 0}):
+        with pytest.raises(ConfigError, match=f"gateway.{next(iter(bad))}"):
+            parse_config({"mcpServers": servers, "gateway": bad})
     with pytest.raises(ValueError):
         BatchSettings(max_batch=0)
 

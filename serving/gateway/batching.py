@@ -38,7 +38,7 @@ class BatchSettings:
     the first text of a batch waits for company."""
 
     max_batch: int = 32
-    window_s: float = 0.002
+    window_s: float = 0.001
 
     def __post_init__(self) -> None:
         if self.max_batch < 1 or self.window_s < 0:

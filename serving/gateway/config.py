@@ -42,6 +42,8 @@ SERVER_KEYS = ("command", "args", "env", "cwd", "url", "headers", "trust", "time
                "connect_timeout_s", "tool_names")
 SESSION_KEYS = ("connections", "scopes", "env")
 TOP_KEYS = ("mcpServers", "session", "gateway", "policy", "runtime")
+# gateway knobs where 0 means something: no wait for company (batch what already waits)
+MAY_BE_ZERO = frozenset({"encoder_batch_window_ms"})
 
 
 class ConfigError(ValueError):
@@ -88,8 +90,10 @@ class GatewayParams:
     discovery_deadline_s: float = 2.0
     # the encoders batched across the searches waiting (`serving.gateway.batching`): texts
     # in one model call at most (1: no batching), and how long a first text waits for more
+    # (0: none; a batch then holds what queued while the model ran). Alone, a search pays
+    # the wait once per encoder: kept short
     encoder_batch: int = 32
-    encoder_batch_window_ms: float = 2.0
+    encoder_batch_window_ms: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +205,12 @@ def _params(raw: Any, where: str) -> GatewayParams:
     _known(data, tuple(names), where, "gateway.")
     values: dict[str, Any] = {}
     for key, value in data.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise ConfigError(where, f"gateway.{key}", f"expected a number > 0, got {value!r}")
+        least = 0 if key in MAY_BE_ZERO else None  # None: above 0
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or (value <= 0 if least is None else value < least)):
+            bound = ">= 0" if least is not None else "> 0"
+            raise ConfigError(where, f"gateway.{key}", f"expected a number {bound}, "
+                              f"got {value!r}")
         kind = type(getattr(GatewayParams(), key))
         if kind is int and not isinstance(value, int):
             raise ConfigError(where, f"gateway.{key}", f"expected an integer, got {value!r}")
