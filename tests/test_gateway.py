@@ -163,6 +163,20 @@ def collector():
     yield from serve_otlp_receiver()
 
 
+def wait_listening(proc: subprocess.Popen, port: int, timeout_s: float = 240) -> None:
+    """Until a started gateway accepts connections on `port` (fail if it exits or hangs)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"gateway exited: {proc.stderr.read() if proc.stderr else ''}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.5)
+    proc.kill()
+    pytest.fail(f"gateway did not start listening within {timeout_s:.0f} s")
+
+
 @pytest.fixture(scope="module")
 def http_gateway(world, collector):
     """`toolsift serve --transport http --otel` on 127.0.0.1, up until the module ends; its
@@ -176,17 +190,7 @@ def http_gateway(world, collector):
                                      "--otel")],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
     )
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"gateway exited: {proc.stderr.read() if proc.stderr else ''}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("gateway did not start listening within 240 s")
+    wait_listening(proc, port)
     yield {"url": f"http://127.0.0.1:{port}/mcp", "traces": traces, "collector": collector}
     proc.terminate()
     proc.wait(timeout=30)
@@ -429,6 +433,72 @@ def test_the_gateway_traces_load_and_feed_mining(http_gateway, fixture_traces, m
     # discovery runs on a worker thread, still inside the search's tools/call span
     parent = spans.wait_for(lambda s: s.span_id == search.parent_span_id)
     assert parent.name == "tools/call search_tools"
+
+
+def test_two_gateways_on_one_bundle_serve_their_sessions_and_mine_together(
+    world, tmp_path, fixture_traces, mine_params
+):
+    """Scale-out (docs/serving.md "Several gateway processes"): two `serve` processes on
+    one bundle, each its own port (a load balancer keeps a session on one of them), one
+    traces directory. Each process serves its session, writes its own file there, and
+    `load_traces` (the mine stage's reader) takes the directory whole."""
+    import urllib.request
+
+    from features.mining import mine_pairs, traces_frame
+    from serving.model.io import load_traces
+
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    config = tmp_path / "servers.json"  # one downstream server each: a light start
+    config.write_text(json.dumps({"mcpServers": {"main": demo_server(
+        world["root"] / "main.jsonl", tmp_path / "main.calls", "--items", "3")}}))
+    ports = [free_port(), free_port()]
+    procs = [subprocess.Popen(
+        [sys.executable, *CLI, "serve", "--bundle", str(world["bundle"]), "--config",
+         str(config), "--ledger", str(world["ledger"]), "--traces", str(traces),
+         "--transport", "http", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for port in ports]
+    asks = [("search code for TODO in gitlab", "gitlab.search_code"),
+            ("search code for TODO in github", "github.search_code")]
+    try:
+        for proc, port in zip(procs, ports, strict=True):
+            wait_listening(proc, port)
+
+        async def scenario():
+            for port, (query, tool_id) in zip(ports, asks, strict=True):
+                async with Client(f"http://127.0.0.1:{port}/mcp", mode="legacy") as client:
+                    await client.call_tool("search_tools", {"query": query})
+                    assert tool_id in await names(client)
+                    out = reply(await client.call_tool(tool_id, {"query": "TODO"}))
+                    assert out["status"] == "ok"
+
+        run(scenario)
+        stats = [json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/stats",
+                                                   timeout=10).read()) for port in ports]
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
+    # each process admitted its one search and wrote its own file, named by its pid
+    assert [s["pid"] for s in stats] == [p.pid for p in procs]
+    assert [s["admission"]["admitted"] for s in stats] == [1, 1]
+    files = sorted(traces.glob("*.jsonl"))
+    assert sorted(int(f.stem.rsplit("-", 1)[1]) for f in files) == sorted(p.pid for p in procs)
+    # each file holds its own process's session: one served call each, not the other's
+    per_file = [{e.tool_id for e in load_traces(f, strict=True).items if e.success}
+                for f in files]
+    assert sorted(map(sorted, per_file)) == [["github.search_code"], ["gitlab.search_code"]]
+    events = load_traces(traces, strict=True).items  # the directory whole
+    served = {e.tool_id: e for e in events if e.success}
+    mined = mine_pairs(
+        traces_frame([*fixture_traces, *events]), world["cards"], seed=mine_params.seed,
+        valid_share=mine_params.valid_share, negatives_per_query=mine_params.negatives_per_query,
+        synthetic_per_tool=mine_params.synthetic_per_tool,
+        new_tool_days=mine_params.new_tool_days, hard_negatives=None,
+    )
+    positives = set(mined.pairs.filter(mined.pairs["label"] == 1)["request_id"].to_list())
+    assert {served[t].request_id for _, t in asks} <= positives
 
 
 # --- over stdio, with a client that can be asked ------------------------------------------

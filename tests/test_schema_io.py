@@ -137,6 +137,35 @@ def test_traces_flat_and_request_shapes_and_unknown_tools(tmp_path):
     }
 
 
+def test_a_traces_directory_loads_every_jsonl_file_in_name_order(tmp_path):
+    """Gateways writing one file per process (`serve --traces DIR`): the directory reads
+    whole, name order, each bad line named by its own file and quarantined once."""
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    event = {"subgoal": "x", "tool_id": "github.list_commits", "success": True}
+    write_lines(traces / "b-2.jsonl", [{**event, "request_id": "b1"}, "{torn"])
+    write_lines(traces / "a-1.jsonl", [{**event, "request_id": "a1"},
+                                       {**event, "tool_id": "ghost.tool"}])
+    (traces / "notes.txt").write_text("not traces\n")  # only *.jsonl are read
+    quarantine = tmp_path / "q.jsonl"
+    known = [c["tool_id"] for c in good_cards()]
+    result = load_traces(traces, known_tools=known, quarantine=quarantine)
+
+    assert [t.request_id for t in result.items] == ["a1", "b1"]
+    assert result.n_lines == 4 and result.n_skipped == 2
+    assert [(Path(e.path).name, e.line, e.field) for e in result.errors] == [
+        ("a-1.jsonl", 2, "tool_id"), ("b-2.jsonl", 2, "<json>")]
+    quarantined = [json.loads(x) for x in quarantine.read_text().splitlines()]
+    assert [(Path(q["path"]).name, q["line"]) for q in quarantined] == [
+        ("a-1.jsonl", 2), ("b-2.jsonl", 2)]
+    with pytest.raises(InputError, match="b-2.jsonl:2"):
+        load_traces(traces, strict=True)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match=r"empty:0: <file>: a directory without \*\.jsonl"):
+        load_traces(empty)
+
+
 def test_trace_round_trip():
     trace = Trace(
         "list commits", "github.list_commits", True, "r", "req", "t", ("a.b",), {"env": "p"}

@@ -214,7 +214,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("params", help="params.yaml (section `mine`)")
     parser.add_argument("catalog", help="tool cards, JSONL")
-    parser.add_argument("traces", help="trace events, JSONL (flat or runtime `steps` records)")
+    parser.add_argument("traces", help="trace events, JSONL (flat or runtime `steps` records), "
+                        "or a directory of such files (one per gateway process)")
     parser.add_argument("bundle", help="the current bundle: its BM25 and dense index")
     parser.add_argument("out_dir", help="directory for pairs/retriever/reranker.parquet")
     parser.add_argument("plot", help="bucket-share bar chart (PNG); a CSV goes beside it")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -52,6 +53,16 @@ def serialise_record(record: Mapping[str, Any]) -> bytes:
         return text.encode("utf-8") + b"\n"
     except (TypeError, ValueError) as err:
         raise TraceRecordError(f"trace record cannot be written as JSON: {err}") from err
+
+
+def process_trace_path(path: str | Path) -> Path:
+    """Where this process appends: `path` itself, or for a directory its own file there,
+    `<host>-<pid>.jsonl`, so gateways sharing a directory never write one file (readers
+    such as `load_traces` take the directory whole)."""
+    path = Path(path)
+    if path.is_dir():
+        return path / f"{socket.gethostname()}-{os.getpid()}.jsonl"
+    return path
 
 
 class TraceWriter:

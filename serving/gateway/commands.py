@@ -36,7 +36,9 @@ def serve(
         Path | None, typer.Option(help="Approval ledger: unapproved or changed tools are held.")
     ] = None,
     traces: Annotated[
-        Path | None, typer.Option(help="Append a trace line per discovery and call (JSONL).")
+        Path | None, typer.Option(help="Append a trace line per discovery and call (JSONL); "
+                                  "an existing directory: this process's own file in it, "
+                                  "<host>-<pid>.jsonl (several gateways, one directory).")
     ] = None,
     transport: Transport = "stdio",
     host: Annotated[str, typer.Option(help="http: address to bind.")] = "127.0.0.1",

@@ -26,7 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from serving.bundle.files import Bundle, load_bundle
 from serving.bundle.release import ReleaseFollower, is_pointer
 from serving.calls.gate import SEARCH_TOOLS_NAME
-from serving.calls.tracelog import TraceWriter
+from serving.calls.tracelog import TraceWriter, process_trace_path
 from serving.catalog.approvals import Ledger, load_ledger
 from serving.gateway.admission import default_workers
 from serving.gateway.batching import BatchSettings
@@ -76,7 +76,7 @@ class GatewayApp:
         self.downstream = Downstream(opts.config.servers, self.refresh)
         self.gateway = Gateway(
             opts.config, self.downstream,
-            traces=TraceWriter(opts.traces) if opts.traces else None,
+            traces=TraceWriter(process_trace_path(opts.traces)) if opts.traces else None,
         )
         self._lock = anyio.Lock()
 

@@ -144,10 +144,35 @@ def load_jsonl(
     `check` runs per item after parsing (cross-record rules such as duplicate ids) and
     raises `FieldError` to reject the whole line.
     """
+    return load_jsonl_files([Path(path)], parse, check=check, strict=strict,
+                            quarantine=quarantine)
+
+
+def jsonl_files(path: str | Path) -> list[Path]:
+    """`path`, or for a directory every `*.jsonl` in it in name order (several writers'
+    files, e.g. one per gateway process); a directory without one is an `InputError`."""
     path = Path(path)
+    if not path.is_dir():
+        return [path]
+    files = sorted(p for p in path.glob("*.jsonl") if p.is_file())
+    if not files:
+        raise InputError([LineError(str(path), 0, "<file>", "a directory without *.jsonl files")])
+    return files
+
+
+def load_jsonl_files(
+    paths: Iterable[Path],
+    parse: Callable[[Any], Iterable[T]],
+    *,
+    check: Callable[[T], None] | None = None,
+    strict: bool = False,
+    quarantine: str | Path | None = None,
+) -> LoadResult[T]:
+    """`load_jsonl` over several files read one after another as one input: one result,
+    each bad line named by its own file, one quarantine file for all of them."""
     result: LoadResult[T] = LoadResult(items=[])
     bad_lines: list[dict[str, Any]] = []
-    for lineno, raw in _iter_lines(path):
+    for path, lineno, raw in ((p, n, r) for p in paths for n, r in _iter_lines(p)):
         if not raw.strip():
             continue
         result.n_lines += 1
@@ -163,7 +188,8 @@ def load_jsonl(
             log.warning("%s", error)
             result.errors.append(error)
             text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-            bad_lines.append({"error": str(error), "line": lineno, "raw": text})
+            bad_lines.append({"error": str(error), "path": str(path), "line": lineno,
+                              "raw": text})
             continue
         result.items.extend(parsed)
     if quarantine is not None and bad_lines:
@@ -197,6 +223,8 @@ def load_traces(
     strict: bool = False,
     quarantine: str | Path | None = None,
 ) -> LoadResult[Trace]:
+    """Trace events from a JSONL file, or from a directory's `*.jsonl` files in name order
+    (gateways writing one file per process); `known_tools`: ids the traces must name."""
     known = set(known_tools) if known_tools is not None else None
 
     def check(trace: Trace) -> None:
@@ -208,7 +236,8 @@ def load_traces(
         if unknown_menu:
             raise FieldError("menu", f"unknown tools {unknown_menu[:3]!r}")
 
-    return load_jsonl(path, traces_from_record, check=check, strict=strict, quarantine=quarantine)
+    return load_jsonl_files(jsonl_files(path), traces_from_record, check=check, strict=strict,
+                            quarantine=quarantine)
 
 
 def load_queries(
