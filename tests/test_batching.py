@@ -12,11 +12,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from serving.bundle.cached_encoder import CachedEncoder
 from serving.bundle.files import load_bundle
 from serving.bundle.onnx_models import OnnxEncoder
 from serving.gateway.batching import BatchingEncoder, BatchSettings
 from serving.gateway.config import ConfigError, parse_config
-from serving.gateway.index import LiveIndex
+from serving.gateway.index import LiveIndex, batch_invariant
 from serving.gateway.registry import Registry
 from serving.gateway.server import batch_settings
 
@@ -131,6 +132,15 @@ def test_close_answers_every_queued_caller_and_later_calls_run_unbatched(onnx_en
     assert batcher.report()["calls"] == 4
 
 
+def test_an_int8_graph_is_not_batch_invariant_so_it_is_not_batched(fixture_bundle):
+    int8 = OnnxEncoder(fixture_bundle / "models" / "retriever", weights="int8", threads=1)
+    alone = int8.encode([TEXTS[0]])[0]
+    beside_long = int8.encode([TEXTS[0], TEXTS[2]])[0]
+    assert np.abs(alone - beside_long).max() > 1e-3  # why it is left out
+    assert not batch_invariant(int8) and batch_invariant(CachedEncoder(
+        OnnxEncoder(fixture_bundle / "models" / "retriever")))
+
+
 def test_batching_is_a_gateway_setting():
     servers = {"a": {"url": "http://127.0.0.1:9/mcp"}}
     default = batch_settings(parse_config({"mcpServers": servers}))
@@ -149,11 +159,20 @@ def test_batching_is_a_gateway_setting():
         BatchSettings(max_batch=0)
 
 
-def test_a_batched_selector_discovers_what_an_unbatched_one_does(fixture_bundle):
+@pytest.mark.parametrize("weights, batched_encoders", [
+    ("fp32", ["encoder"]),  # the stock retriever: the intent head reads its vectors
+    # the head rejects int8 and reads the fp32 graph too: that one is batched, the int8
+    # retriever is not (its dynamic quantization makes a row depend on the batch)
+    ("int8", ["intent"]),
+])
+def test_a_batched_selector_discovers_what_an_unbatched_one_does(
+    fixture_bundle, weights, batched_encoders
+):
     bundle = load_bundle(fixture_bundle)
     registry = Registry(cards={c.tool_id: c for c in bundle.cards})
-    plain = LiveIndex(bundle).selector(registry)
-    index = LiveIndex(bundle, batching=WIDE)
+    overrides = {"retriever_weights": weights}
+    plain = LiveIndex(bundle, overrides=overrides).selector(registry)
+    index = LiveIndex(bundle, overrides=overrides, batching=WIDE)
     try:
         batched = index.selector(registry)
         assert plain is not None and batched is not None
@@ -165,6 +184,8 @@ def test_a_batched_selector_discovers_what_an_unbatched_one_does(fixture_bundle)
         want = plain.discover(text, None)
         assert discovery.menu_ranked() == want.menu_ranked(), text
         for a, b in zip(discovery.steps, want.steps, strict=True):
+            # the request-intent signal among them: the head read the same vectors
             np.testing.assert_allclose(a.signals, b.signals, atol=1e-4, err_msg=text)
-    assert report["encoder"]["calls"] >= len(TEXTS)
-    assert report["encoder"]["max_batch"] > 1
+    assert sorted(report) == batched_encoders
+    for name in batched_encoders:
+        assert report[name]["calls"] >= len(TEXTS) and report[name]["max_batch"] > 1, name

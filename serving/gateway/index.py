@@ -9,12 +9,14 @@ finds what can be called.
 
 With batching on, the Selectors embed requests through one batcher per encoder (the
 retriever's and, when the request-intent head reads another, that one), shared by every
-rebuild: concurrent searches share model calls (`serving.gateway.batching`).
+rebuild: concurrent searches share model calls (`serving.gateway.batching`). An int8
+graph is never batched: its rows depend on the batch (`batch_invariant`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -33,6 +35,7 @@ from serving.stages.intent import IntentScorer, intent_scorer
 from serving.stages.retrieve import BM25Retriever
 
 UNBATCHED = BatchSettings(max_batch=1)
+log = logging.getLogger(__name__)
 
 
 class LiveIndex:
@@ -97,6 +100,10 @@ class LiveIndex:
     def _batched(self, name: str, encoder: TextEncoder) -> TextEncoder:
         if not self.batching.enabled:
             return encoder
+        if not batch_invariant(encoder):
+            log.info("%s: %s is not batched (its rows would depend on the batch)",
+                     name, encoder.key)
+            return encoder
         self.batchers[name] = BatchingEncoder(encoder, self.batching, name=name)
         return self.batchers[name]
 
@@ -126,6 +133,14 @@ class LiveIndex:
             encoded = self._encoder.encode(list(missing.values()))
             self._vectors.update(zip(missing, encoded, strict=True))
         return self._vectors
+
+
+def batch_invariant(encoder: TextEncoder) -> bool:
+    """Whether a text's row is the same in any batch. Not for an int8 ONNX graph: its
+    dynamic quantization scales activations by the whole input, other texts and their
+    padding included (a one-word text moves by ~0.04 beside a long one), so one client's
+    results would depend on who else searched at that moment."""
+    return not encoder.key.endswith("@onnx-int8")
 
 
 def _key(card: ToolCard) -> str:
