@@ -92,7 +92,9 @@ class GatewayApp:
         async with self._lock:
             if index is not None:
                 old, self.index = self.index, index
-                old.close()  # its batchers: searches still on the old selector run unbatched
+                # its batchers drain off the loop; searches still on the old selector then
+                # encode unbatched
+                await anyio.to_thread.run_sync(old.close)
             registry = await anyio.to_thread.run_sync(partial(
                 build_registry, dict(self.downstream.tools), self.opts.config.servers,
                 self.index.known, ledger=self.ledger, meaning=self.index.meaning,
