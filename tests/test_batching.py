@@ -189,3 +189,18 @@ def test_a_batched_selector_discovers_what_an_unbatched_one_does(
     assert sorted(report) == batched_encoders
     for name in batched_encoders:
         assert report[name]["calls"] >= len(TEXTS) and report[name]["max_batch"] > 1, name
+
+
+def test_the_load_benchmark_reports_the_batches_made_during_each_level():
+    from training.checks.bench_gateway_load import batch_sizes
+
+    before = {"batches": {"encoder": {"sizes": {"1": 3, "2": 1}}}}
+    after = {"batches": {"encoder": {"sizes": {"1": 4, "2": 3, "5": 1}},
+                         "intent": {"sizes": {"3": 2}}}}  # first seen in this level
+    # encoder: one more batch of 1, two of 2, one of 5 -> 4 batches, 1 + 4 + 5 = 10 texts
+    assert batch_sizes(before, after) == {
+        "encoder": {"batches": 4, "mean_batch": 2.5, "max_batch": 5},
+        "intent": {"batches": 2, "mean_batch": 3.0, "max_batch": 3},
+    }
+    assert batch_sizes(before, before) == {
+        "encoder": {"batches": 0, "mean_batch": 0.0, "max_batch": 0}}
