@@ -18,8 +18,8 @@ from serving.catalog.review import run_approve
 from serving.model.config import RuntimeParams
 from serving.model.io import InputError, load_catalog
 from serving.selector import Selector
-from training.core.bundle_export import ExportParams, export_bundle
 from training.core.params import read_section
+from training.release.bundle_export import ExportParams, export_bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 STAMP = "2026-01-01T00:00:00Z"

@@ -11,8 +11,6 @@ from serving.bundle.release import POINTER_FILE, Release, read_pointer
 from serving.model.config import RuntimeParams
 from serving.model.io import load_catalog, load_queries
 from serving.selector import Selector
-from training.core import registry
-from training.core.bundle_export import ExportParams, export_bundle
 from training.core.params import read_section
 from training.core.scoring import EvalParams
 from training.promote import (
@@ -24,6 +22,8 @@ from training.promote import (
     resolve_production,
     reusable_metrics,
 )
+from training.release import registry
+from training.release.bundle_export import ExportParams, export_bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -8,7 +8,7 @@ the bundle has no cross-encoder and the runtime ranks by fused order; --ltr adds
 LightGBM ranker of `train_ltr` (its model, feature names and history table), refused
 when its feature names are not the ones this code computes; --menus adds the menu bars
 and the no-tool model of `tune_menus` (bundle file `menus.json`). Both encoders are also
-written as ONNX (fp32 and int8, `training.core.onnx_export`) for the torch-free runtime.
+written as ONNX (fp32 and int8, `training.release.onnx_export`) for the torch-free runtime.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from serving.bundle.encoder import stock_model_path
 from serving.model.config import RuntimeParams
 from serving.model.io import load_catalog, quarantine_path_for
 from serving.stages.menu_policy import STOCK_MENUS
-from training.core.bundle_export import ExportParams, export_bundle
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
+from training.release.bundle_export import ExportParams, export_bundle
 
 log = logging.getLogger(__name__)
 Params = ExportParams  # the `export` section; train_ltr and the security study read it too

@@ -4,7 +4,7 @@ of the recall chain regresses.
     python -m training.promote PARAMS CANDIDATE_BUNDLE EVAL_QUERIES METRICS REPORT
         [--production-bundle DIR] [--candidate-metrics EVAL_JSON] [--release-dir DIR]
 
-The candidate is registered (`training.core.registry`, alias `candidate`). The bundle to beat
+The candidate is registered (`training.release.registry`, alias `candidate`). The bundle to beat
 is `--production-bundle` when given, else the one the registry's `production` alias
 points at; with neither (the first promotion) the candidate is promoted. Both bundles run
 the same labeled queries in this run with `training.core.scoring` and the `evaluate`
@@ -259,7 +259,7 @@ def production_summary(
 ) -> tuple[dict[str, Any], str]:
     """Production's eval summary and where it came from: this run, or (when this runtime
     refuses to load the bundle) the chain recorded when it was registered."""
-    from training.core import registry
+    from training.release import registry
 
     try:
         selector = Selector.from_bundle(prod_path)
@@ -352,8 +352,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     import mlflow
 
-    from training.core import registry
     from training.core.tracking import log_metrics, stage_run
+    from training.release import registry
 
     client = registry.registry_client()
     name = params.registered_model

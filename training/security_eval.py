@@ -10,7 +10,7 @@
 2. Lint: the false-positive rate on the clean catalog (share of clean tools with an
    error-severity security finding) and the share of poisoned tools flagged, per kind;
    the approval ledger's share (rug pulls show up as `changed_after_approval`).
-3. Reach: a real bundle of clean + poisoned cards (`training.core.bundle_export`, the
+3. Reach: a real bundle of clean + poisoned cards (`training.release.bundle_export`, the
    packaged MiniLM) and `serving.selector.Selector` on the labeled queries whose gold
    has a poisoned variant; the session holds the attackers' connections (the user
    installed their servers). Measured: the share of poisoned tools that reach a menu and
@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
     from serving.bundle.encoder import stock_model_path
-    from training.core.bundle_export import ExportParams
+    from training.release.bundle_export import ExportParams
 
     params = load_params(args.params, SECTION, Params)
     export_params = load_params(args.params, "export", ExportParams)

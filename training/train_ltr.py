@@ -256,8 +256,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    from training.core.bundle_export import scratch_selector
     from training.core.tracking import log_dataset_digest, log_metrics, stage_run
+    from training.release.bundle_export import scratch_selector
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)

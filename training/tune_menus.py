@@ -403,9 +403,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from serving.model.config import RuntimeParams
     from serving.model.io import load_catalog, load_queries, load_traces
-    from training.core.bundle_export import scratch_selector
     from training.core.metrics_io import write_metrics
     from training.core.tracking import log_metrics, stage_run
+    from training.release.bundle_export import scratch_selector
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)

@@ -1,6 +1,6 @@
 """The bundle's encoders through onnxruntime and the `tokenizers` library: no torch.
 
-`training.core.onnx_export` writes, beside each model's weights, `onnx/` with the graph in
+`training.release.onnx_export` writes, beside each model's weights, `onnx/` with the graph in
 fp32 and int8 (each with its weights in `<graph>.data`), the tokenizer and `onnx.json` (max
 length, output name). A session is made on first use (or in the background: `start`) and
 kept by its object, which a `Selector` holds: one per selector.

@@ -14,7 +14,7 @@
   venv under /tmp: its size on disk and a one-shot `toolsift discover` from it (needs
   the package index).
 
-The bundle needs the ONNX files (`training.core.bundle_export.add_onnx` adds them to a
+The bundle needs the ONNX files (`training.release.bundle_export.add_onnx` adds them to a
 copy of an older bundle). Absolute times depend on the machine's load; the report puts
 ratios measured in the same run beside them.
 """

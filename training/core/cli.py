@@ -103,7 +103,7 @@ def from_servers_command(
     ledger) and export a stock bundle of what it would serve; `toolsift serve` runs on it.
     Needs the [train] extra. Writes OUT and, beside it, OUT.sources/ (catalog.jsonl of the
     served cards, quarantine.jsonl of what was left out and why)."""
-    from training.core.from_servers import build_from_servers
+    from training.release.from_servers import build_from_servers
 
     built = build_from_servers(config, out, ledger=ledger)
     console.print(built.summary())

@@ -113,10 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from serving.gateway.demo import DemoOptions, demo_tools
     from serving.gateway.registry import build_registry, import_server
     from serving.model.io import load_catalog, load_queries, load_traces
-    from training.core import registry
     from training.core.loop import RoundStats, run_round
     from training.core.loop_world import build_loop_world
     from training.core.params import load_params, read_section
+    from training.release import registry
 
     params = load_params(args.params, "loop", LoopParams)
     os.chdir(ROOT)

@@ -108,7 +108,7 @@ def slipped_reach(
     the params' `runtime.caution_bar` and with the caution rule off (bar 0)."""
     from serving.catalog.lint import mark_cautions
     from serving.selector import Selector
-    from training.core.bundle_export import ExportParams, export_bundle
+    from training.release.bundle_export import ExportParams, export_bundle
 
     poisoned = [p for items in sets.values() for p in items]
     findings = lint([*clean, *(p.card for p in poisoned)])

@@ -35,7 +35,7 @@ def run_security_eval(
     """The whole measurement; writes only bundles and a ledger under `work_dir`."""
     from serving.catalog.approvals import policy_excluding
     from serving.selector import Selector
-    from training.core.bundle_export import export_bundle
+    from training.release.bundle_export import export_bundle
 
     originals = choose_originals(clean, queries, params)
     poisoned = poison(originals, {c.server for c in clean}, params)

@@ -26,7 +26,7 @@ from serving.model.schema import BundleManifest, ToolCard
 from serving.stages.ann import ApproximateDense
 from serving.stages.intent import BUNDLE_INTENT, SHIPPED_INTENT, RequestIntent
 from serving.stages.retrieve import BM25Retriever
-from training.core.onnx_export import export_onnx
+from training.release.onnx_export import export_onnx
 
 _MODEL_NOISE = shutil.ignore_patterns(
     "README.md", ".gitattributes", "data_config.json", "checkpoint-*"

@@ -82,7 +82,7 @@ def build_from_servers(
     from serving.catalog.meaning_check import meaning_check
     from serving.gateway.registry import build_registry
     from serving.stages.menu_policy import STOCK_MENUS
-    from training.core.bundle_export import ExportParams, export_bundle
+    from training.release.bundle_export import ExportParams, export_bundle
 
     cfg = load_config(config)
     tools, down = anyio.run(list_servers, cfg.servers)
