@@ -56,7 +56,7 @@ detector: $(STAMP)
 # bundle served by the next round. Needs the demo world (its first stage, a minute).
 loop: $(STAMP)
 	PATH=$(VENV)/bin:$$PATH $(VENV)/bin/dvc repro demo_world
-	PATH=$(VENV)/bin:$$PATH $(PY) -m training.core.loop_run loop/params.yaml data/demo \
+	PATH=$(VENV)/bin:$$PATH $(PY) -m training.loop.run loop/params.yaml data/demo \
 		metrics/loop.json reports/loop.md plots/loop.png
 
 test: $(STAMP)

@@ -15,9 +15,9 @@ from serving.calls.tracelog import read_trace_records
 from serving.calls.validate import schema_errors
 from serving.model.io import load_traces
 from serving.model.schema import LabeledQuery, Trace
-from training.core.loop import RoundStats, Turn, run_round
-from training.core.loop_agent import AgentRequest, Chooser, arguments
-from training.core.loop_world import build_loop_world
+from training.loop.agent import AgentRequest, Chooser, arguments
+from training.loop.round import RoundStats, Turn, run_round
+from training.loop.world import build_loop_world
 
 
 class Draws:
@@ -102,7 +102,7 @@ def loop_world(tmp_path_factory, fixture_bundle, fixture_cards):
     catalog = write_catalog(root / "cards.jsonl", cards)
     judge = root / "judge.json"
     server = {"command": sys.executable,
-              "args": ["-m", "training.core.loop_server", "--catalog", str(catalog),
+              "args": ["-m", "training.loop.server", "--catalog", str(catalog),
                        "--judge", str(judge)],
               "env": ENV, "tool_names": "qualified", "trust": "first_party"}
     config = root / "servers.json"

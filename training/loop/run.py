@@ -1,15 +1,15 @@
 """`make loop`: the feedback loop run for real, round after round.
 
-    python -m training.core.loop_run loop/params.yaml DEMO_DIR OUT_METRICS OUT_REPORT OUT_PLOT
+    python -m training.loop.run loop/params.yaml DEMO_DIR OUT_METRICS OUT_REPORT OUT_PLOT
 
-Setup: the loop's world (`training.core.loop_world`) from the demo world in DEMO_DIR; the
+Setup: the loop's world (`training.loop.world`) from the demo world in DEMO_DIR; the
 stock bundle of round 0's catalog is exported, evaluated, registered as the loop's
 production and released (`loop/work/releases/production.json`). Each round then:
 1. the servers offer that round's catalog (new tools joined; from `change_round`, one
    tool's description changed upstream), every tool they offered before approved in the
    ledger as it was first seen;
 2. a real `toolsift serve` follows the release pointer and writes its traces, while the
-   simulated agent (`training.core.loop`) sends the round's requests over MCP;
+   simulated agent (`training.loop.round`) sends the round's requests over MCP;
 3. the round's traces join the training traces and `dvc repro loop/dvc.yaml` retrains,
    evaluates and promotes (nothing by hand); the next round's gateway serves whatever
    the pointer names.
@@ -113,9 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from serving.gateway.demo import DemoOptions, demo_tools
     from serving.gateway.registry import build_registry, import_server
     from serving.model.io import load_catalog, load_queries, load_traces
-    from training.core.loop import RoundStats, run_round
-    from training.core.loop_world import build_loop_world
     from training.core.params import load_params, read_section
+    from training.loop.round import RoundStats, run_round
+    from training.loop.world import build_loop_world
     from training.release import registry
 
     params = load_params(args.params, "loop", LoopParams)
@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         judge = WORK / "rounds" / "judge.json"
         edits = world.edits(r)
         server = {"command": sys.executable,
-                  "args": ["-m", "training.core.loop_server", "--catalog", str(served),
+                  "args": ["-m", "training.loop.server", "--catalog", str(served),
                            "--judge", str(judge),
                            *[a for t, d in edits.items() for a in ("--edit", f"{t}={d}")]],
                   "env": {k: v for k, v in _python_env().items()

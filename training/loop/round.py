@@ -1,6 +1,6 @@
-"""One round of the feedback loop: the simulated agent (`training.core.loop_agent`) talks
+"""One round of the feedback loop: the simulated agent (`training.loop.agent`) talks
 to a real `toolsift serve` over MCP (stdio), request after request, while the judged
-downstream (`training.core.loop_server`) decides whether each call did what was asked.
+downstream (`training.loop.server`) decides whether each call did what was asked.
 
 The gateway writes its traces (`--traces`) as it serves; those lines, not anything the
 agent keeps, are what the next training run mines. `RoundStats` is the agent's view of
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training.core.loop_agent import AgentRequest, Chooser, arguments
+from training.loop.agent import AgentRequest, Chooser, arguments
 
 
 @dataclass(frozen=True, slots=True)

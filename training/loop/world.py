@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from serving.model.schema import LabeledQuery, ToolCard, Trace
-from training.core.loop_agent import AgentRequest
+from training.loop.agent import AgentRequest
 
 NEW_TOOL_DAYS = 30
 

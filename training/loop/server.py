@@ -2,7 +2,7 @@
 server's tools and fake results (`serving.gateway.demo`), each call judged against the
 request being run.
 
-    python -m training.core.loop_server --catalog CARDS.jsonl --judge JUDGE.json [--edit ID=TEXT]
+    python -m training.loop.server --catalog CARDS.jsonl --judge JUDGE.json [--edit ID=TEXT]
 
 Before it sends a request, the loop writes the request's gold tool ids to JUDGE (a JSON
 list). A call to a tool outside it answers `is_error` ("did not do what the request

@@ -1,10 +1,10 @@
 """The feedback loop's simulated agent: what a user asks, how a model picks from a menu,
 and whether the call did what was asked.
 
-A round of the loop (`training.core.loop`) sends each `AgentRequest` to a real gateway
+A round of the loop (`training.loop.round`) sends each `AgentRequest` to a real gateway
 over MCP: `search_tools` with the request, then one call to the tool `choose` picks from
 the menu the gateway returned, with `arguments` that satisfy its input schema. The world
-judges the call, not the agent: the downstream server (`training.core.loop_server`)
+judges the call, not the agent: the downstream server (`training.loop.server`)
 answers with an error when the called tool is not one the request needed, so the
 gateway's trace records the world's ground truth as `success`, as a real tool's failure
 would. The chooser reads a menu the way the demo world's user model does: the right tool
