@@ -14,7 +14,7 @@ from importlib import import_module
 import pytest
 
 from serving.catalog.meaning import ATTACK_CLASSES
-from training.core.corpora import (
+from training.security.corpora import (
     MANIFEST_FILE,
     SECURITY_DIR,
     CorpusError,
@@ -23,7 +23,7 @@ from training.core.corpora import (
     load_texts,
     manifest,
 )
-from training.core.poison_styles import PLACES, POISON_CLASSES
+from training.security.poison_styles import PLACES, POISON_CLASSES
 
 # The sets that judge or judged a frozen detector, pinned here and in MANIFEST.yaml: a change
 # to one needs two edits. (frozen_at, sha256 of the file)

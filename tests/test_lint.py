@@ -357,7 +357,7 @@ def test_a_third_party_tool_whose_name_writes_but_claims_read_only_is_flagged():
 def test_security_eval_variants_are_flagged_and_keep_their_risk_decision(fixture_catalog):
     from serving.calls.policy import RiskPolicy
     from serving.model.io import load_queries
-    from training.core.attacks import ATTACK_KINDS
+    from training.security.attacks import ATTACK_KINDS
     from training.security.defenses import risk_decisions
     from training.security.params import Params
     from training.security.poisoning import choose_originals, current_catalog, poison

@@ -9,7 +9,7 @@ from serving.catalog.lint import lint_catalog
 from serving.catalog.poison_rules import other_server_claims, poison_findings, script_of
 from serving.model.io import load_catalog
 from serving.model.schema import ToolCard
-from training.core.poison_styles import (
+from training.security.poison_styles import (
     SECOND_SET_TEXTS,
     real_false_alarms,
     second_set,

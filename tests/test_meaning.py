@@ -26,28 +26,28 @@ from serving.catalog.meaning import (
     sentences,
     value_slot,
 )
-from training.core.lint_detector import (
+from training.security.lint_detector import (
     Params,
     attack_sentences,
     bar_for_rate,
     catalog_names,
     fit_detector,
 )
-from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
-from training.core.poison_corpus_more import MORE_TEXTS
-from training.core.poison_eighth_set import EIGHTH_TEXTS
-from training.core.poison_fifth_set import FIFTH_TEXTS
-from training.core.poison_fourth_set import FOURTH_TEXTS
-from training.core.poison_ninth_set import NINTH_TEXTS
-from training.core.poison_seventh_set import SEVENTH_TEXTS
-from training.core.poison_sixth_set import SIXTH_TEXTS
-from training.core.poison_styles import PLACES, place_text, placed_set, set_rates
-from training.core.poison_third_set import THIRD_TEXTS
-from training.core.poison_validation import VALIDATION_TEXTS
-from training.core.poison_voices_embedded import VOICE_TEXTS as EMBEDDED
-from training.core.poison_voices_indirect import VOICE_TEXTS as INDIRECT
-from training.core.poison_voices_multilingual import VOICE_TEXTS as MULTILINGUAL
-from training.core.poison_voices_overt import VOICE_TEXTS as OVERT
+from training.security.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
+from training.security.poison_corpus_more import MORE_TEXTS
+from training.security.poison_eighth_set import EIGHTH_TEXTS
+from training.security.poison_fifth_set import FIFTH_TEXTS
+from training.security.poison_fourth_set import FOURTH_TEXTS
+from training.security.poison_ninth_set import NINTH_TEXTS
+from training.security.poison_seventh_set import SEVENTH_TEXTS
+from training.security.poison_sixth_set import SIXTH_TEXTS
+from training.security.poison_styles import PLACES, place_text, placed_set, set_rates
+from training.security.poison_third_set import THIRD_TEXTS
+from training.security.poison_validation import VALIDATION_TEXTS
+from training.security.poison_voices_embedded import VOICE_TEXTS as EMBEDDED
+from training.security.poison_voices_indirect import VOICE_TEXTS as INDIRECT
+from training.security.poison_voices_multilingual import VOICE_TEXTS as MULTILINGUAL
+from training.security.poison_voices_overt import VOICE_TEXTS as OVERT
 from training.train_lint import fit_corpus
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from training.core.real_benign import (
+from training.security.real_benign import (
     CorpusUnavailable,
     botocore_docs,
     botocore_operation_names,

@@ -1,6 +1,6 @@
 """training/ holds one module per DVC stage (or Makefile job) at its top level, and no stage
 imports another:
-what stages share lives in training/core (and the demo world in training/demo)."""
+what stages share lives in the rooms below it (core, release, loop, security, ltr, ...)."""
 
 from __future__ import annotations
 

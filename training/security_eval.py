@@ -3,7 +3,7 @@
     python -m training.security_eval PARAMS CATALOG QUERIES METRICS [--work-dir DIR]
 
 1. Poison: from first-party demo tools that are gold in labeled queries, build variants
-   of each attack kind (`training.core.attacks`): instructions injected into a
+   of each attack kind (`training.security.attacks`): instructions injected into a
    description, a summary or a schema, hidden characters, encoded blobs, shadowing by
    look-alike or wrapper server names (`githhub.search_code`, `github_tools.list_commits`),
    and rug pulls (an approved tool's text edited afterwards, loudly or quietly).
@@ -22,7 +22,7 @@
 5. Generalisation, reported apart from step 2 (`lint_by_class`): per set and attack class,
    the share flagged at error severity (by the exact rules, by the detector by meaning
    with --detector, by either) and at warning or worse, for the second set
-   (`training.core.poison_styles`), the detector's validation set (it chose the bars), the
+   (`training.security.poison_styles`), the detector's validation set (it chose the bars), the
    third and fourth sets (each blind to the detector it first scored, not to the refits
    since) and the fifth, written blind and scored once by the detector frozen before it
    was read; with `--real-catalog` the false alarms on a real catalog such as StableToolBench's
@@ -59,10 +59,10 @@ from serving.model.config import RuntimeParams
 from serving.model.io import load_catalog, load_queries
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
-from training.core.poison_styles import real_false_alarms, set_rates
 from training.security.defenses import make_lint
 from training.security.params import Params
 from training.security.poison_sets import by_class_poisons
+from training.security.poison_styles import real_false_alarms, set_rates
 from training.security.reach import slipped_reach
 from training.security.report import render_report
 from training.security.study import check_gates, run_security_eval

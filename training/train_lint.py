@@ -4,14 +4,14 @@
         [--cache DIR]
 
 Embeds with the packaged all-MiniLM-L6-v2 the attack corpus (`fit_corpus`:
-`training.core.poison_corpus`, `poison_corpus_more`, the four `poison_voices_*` and the
-spent blind sets), benign hard negatives (`training.core.benign_corpus`), the own-voice
+`training.security.poison_corpus`, `poison_corpus_more`, the four `poison_voices_*` and the
+spent blind sets), benign hard negatives (`training.security.benign_corpus`), the own-voice
 guidance lines (`OWN_GUIDANCE`, label `guidance`), real API documentation and the
-standard library's docstrings (`training.core.real_benign`) and the sentences of
+standard library's docstrings (`training.security.real_benign`) and the sentences of
 CATALOG's tools, fits a multinomial logistic regression (benign, guidance and seven attack
 classes) and chooses the error and warning bars on held-out attack styles
-(`training.core.poison_validation`) and held-out tools, and the slot bar on real value
-slots (`training.core.lint_detector` says which text does what). With `--public`, the
+(`training.security.poison_validation`) and held-out tools, and the slot bar on real value
+slots (`training.security.lint_detector` says which text does what). With `--public`, the
 public corpus's fit sources join the fit and the bars are also set by tool on their
 out-of-fold verdicts (`fit_with_public`, `training.security.fit_public`). Writes OUT
 (`serving/catalog/data/lint_detector.json.gz` as shipped; read by `toolsift lint`, the
@@ -38,21 +38,29 @@ from serving.bundle.encoder import Encoder, TextEncoder, stock_model_path
 from serving.catalog.meaning import GUIDANCE, MeaningDetector, SentenceVerdict
 from serving.catalog.meaning import sentences as split_sentences
 from serving.model.io import load_catalog
-from training.core.benign_corpus import BENIGN_TRAIN, BENIGN_VALIDATION
-from training.core.corpora import load_texts
-from training.core.lint_detector import Labeled, Params, fit_detector
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params
-from training.core.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
-from training.core.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
-from training.core.poison_fifth_set import FIFTH_TEXTS
-from training.core.poison_fourth_set import FOURTH_TEXTS
-from training.core.poison_ninth_set import NINTH_TEXTS
-from training.core.poison_seventh_set import SEVENTH_TEXTS
-from training.core.poison_sixth_set import SIXTH_TEXTS
-from training.core.poison_third_set import THIRD_TEXTS
-from training.core.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
-from training.core.real_benign import (
+from training.security.benign_corpus import BENIGN_TRAIN, BENIGN_VALIDATION
+from training.security.corpora import load_texts
+from training.security.fit_public import (
+    choose_tool_bar,
+    judge_tools,
+    localize_attacks,
+    public_safe_sentences,
+    tool_level,
+)
+from training.security.lint_detector import Labeled, Params, fit_detector
+from training.security.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
+from training.security.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
+from training.security.poison_fifth_set import FIFTH_TEXTS
+from training.security.poison_fourth_set import FOURTH_TEXTS
+from training.security.poison_ninth_set import NINTH_TEXTS
+from training.security.poison_seventh_set import SEVENTH_TEXTS
+from training.security.poison_sixth_set import SIXTH_TEXTS
+from training.security.poison_third_set import THIRD_TEXTS
+from training.security.poison_validation import VALIDATION_BENIGN, VALIDATION_TEXTS
+from training.security.public_tools import load_corpus, of_repos, repo_bucket, split_repos
+from training.security.real_benign import (
     botocore_docs,
     botocore_operation_names,
     corpus_versions,
@@ -61,21 +69,13 @@ from training.core.real_benign import (
     sample_sentences,
     value_slot_texts,
 )
-from training.security.fit_public import (
-    choose_tool_bar,
-    judge_tools,
-    localize_attacks,
-    public_safe_sentences,
-    tool_level,
-)
-from training.security.public_tools import load_corpus, of_repos, repo_bucket, split_repos
 
 log = logging.getLogger(__name__)
 SECTION = "lint_detector"
 # guidance lines in this project's voice: when and how to use this tool, confirm with the
 # user, secrets a tool legitimately handles
 OWN_GUIDANCE = load_texts("own/guidance.jsonl")
-# `training.core.poison_voices_<name>`: attack texts and hard benign lines, one voice each
+# `training.security.poison_voices_<name>`: attack texts and hard benign lines, one voice each
 VOICES = ("embedded", "overt", "indirect", "multilingual")
 # blind sets already scored once by an earlier detector: spent as measures, so they fit.
 # The seventh (scored) and the eighth (read in part before any freeze, never scored) wait:
@@ -92,7 +92,7 @@ def fit_corpus() -> tuple[tuple[tuple[str, str, str], ...], tuple[str, ...], int
     """(attack texts, benign lines, how many attack texts were left out) the detector is
     fit on: the two corpora, every voice and the spent blind sets, less any attack text a
     judging set holds."""
-    voices = [import_module(f"training.core.poison_voices_{name}") for name in VOICES]
+    voices = [import_module(f"training.security.poison_voices_{name}") for name in VOICES]
     attacks = TRAIN_TEXTS + MORE_TEXTS + SPENT_SETS
     benign = BENIGN_HARD + BENIGN_TRAIN + MORE_BENIGN
     for voice in voices:

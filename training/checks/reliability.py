@@ -344,7 +344,7 @@ def run_probes(
 
 def lint_section(real: Path | None, demo: Path | None) -> list[str]:
     from serving.catalog.lint import lint_catalog
-    from training.core.poison_styles import real_false_alarms, second_set_rates
+    from training.security.poison_styles import real_false_alarms, second_set_rates
 
     lines = []
     if real is not None:
@@ -360,7 +360,7 @@ def lint_section(real: Path | None, demo: Path | None) -> list[str]:
         by_class = ", ".join(f"{k} {v['flagged_rate']:.0%} of {v['n']}"
                              for k, v in rates["by_class"].items())
         lines.append(
-            f"- Second poisoned set (`training/core/poison_styles.py`) installed beside "
+            f"- Second poisoned set (`training/security/poison_styles.py`) installed beside "
             f"`{demo.parent.name}/{demo.name}`: "
             f"{rates['flagged_rate']:.1%} of {rates['n']} flagged at error severity "
             f"({by_class}). The rules were tuned on its first 32 texts; the last 8, written "

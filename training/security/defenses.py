@@ -14,8 +14,8 @@ from serving.catalog.approvals import Approval, Ledger
 from serving.catalog.findings import Finding, LintConfig, count_findings, error_tool_ids
 from serving.catalog.lint import lint_catalog
 from serving.model.schema import ToolCard
-from training.core.attacks import ATTACK_KINDS
-from training.core.poison_styles import Lint
+from training.security.attacks import ATTACK_KINDS
+from training.security.poison_styles import Lint
 from training.security.poisoning import Poisoned
 
 APPROVED_AT = "2026-01-01T00:00:00Z"

@@ -32,7 +32,7 @@ from serving.catalog.meaning import (
     judge_cards,
     verdict_level,
 )
-from training.core.lint_detector import Labeled
+from training.security.lint_detector import Labeled
 from training.security.public_tools import PublicTool
 
 # text that speaks to the model about this call: guidance, not description. Matched on

@@ -18,7 +18,7 @@ from serving.bundle.encoder import TextEncoder
 from serving.catalog.findings import Finding
 from serving.catalog.lint import CAUTION_CODES, lint_catalog
 from serving.catalog.meaning import MeaningDetector
-from training.core.poison_styles import MEANING_CODES
+from training.security.poison_styles import MEANING_CODES
 from training.security.public_tools import PublicTool
 
 

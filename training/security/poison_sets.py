@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from serving.model.schema import ToolCard
-from training.core.poison_styles import StyledPoison, placed_set, second_set
+from training.security.poison_styles import StyledPoison, placed_set, second_set
 
 
 def by_class_poisons(
@@ -15,16 +15,16 @@ def by_class_poisons(
 ) -> dict[str, list[StyledPoison]]:
     """The poisoned tools of each set by class: the second set (its own classes), the
     validation set (it chose the detector's bars, so in sample for them), the third to the
-    seventh and the ninth set, each written blind (`training.core.poison_third_set` ...
+    seventh and the ninth set, each written blind (`training.security.poison_third_set` ...
     `poison_ninth_set`; the third to the sixth are now in the detector's fit, `SET_NOTES`;
     the eighth was read in part before any freeze and only ever fits)."""
-    from training.core import poison_fifth_set as fifth
-    from training.core import poison_fourth_set as fourth
-    from training.core import poison_ninth_set as ninth
-    from training.core import poison_seventh_set as seventh
-    from training.core import poison_sixth_set as sixth
-    from training.core import poison_third_set as third
-    from training.core.poison_validation import VALIDATION_TEXTS
+    from training.security import poison_fifth_set as fifth
+    from training.security import poison_fourth_set as fourth
+    from training.security import poison_ninth_set as ninth
+    from training.security import poison_seventh_set as seventh
+    from training.security import poison_sixth_set as sixth
+    from training.security import poison_third_set as third
+    from training.security.poison_validation import VALIDATION_TEXTS
 
     return {
         "second": second_set(clean, seed=seed),

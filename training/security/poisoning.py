@@ -1,5 +1,5 @@
 """Poisoned variants of first-party demo tools, one set per attack kind
-(`training.core.attacks`), and the catalogs before and after the rug pulls.
+(`training.security.attacks`), and the catalogs before and after the rug pulls.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from serving.model.schema import LabeledQuery, ToolCard
-from training.core.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
+from training.security.attacks import ATTACK_KINDS, RUG_PULLS, attack_variant
 from training.security.params import Params
 
 

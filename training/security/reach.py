@@ -13,9 +13,9 @@ from serving.catalog.findings import error_tool_ids
 from serving.model.config import RuntimeParams
 from serving.model.schema import LabeledQuery, ToolCard
 from training.core.params import load_params, read_section
-from training.core.poison_styles import Lint, StyledPoison
 from training.security.defenses import ratio
 from training.security.params import Params
+from training.security.poison_styles import Lint, StyledPoison
 from training.security.poisoning import Poisoned
 
 

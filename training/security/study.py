@@ -13,10 +13,10 @@ from serving.catalog.approvals import check_approvals, filter_approved, write_le
 from serving.catalog.findings import error_tool_ids
 from serving.model.config import RuntimeParams
 from serving.model.schema import LabeledQuery, ToolCard
-from training.core.attacks import ATTACK_KINDS
-from training.core.poison_styles import Lint
+from training.security.attacks import ATTACK_KINDS
 from training.security.defenses import approvals_of, lint_rates, risk_decisions, security_error_ids
 from training.security.params import Params
+from training.security.poison_styles import Lint
 from training.security.poisoning import choose_originals, current_catalog, install_catalog, poison
 from training.security.reach import measure_reach, measured_requests
 

@@ -18,7 +18,7 @@ from typing import Any
 from serving.catalog.shadowing import fold_identifier
 from serving.model.schema import Requires, ToolCard
 from serving.model.vocab import name_words
-from training.core.corpora import load_texts
+from training.security.corpora import load_texts
 
 ATTACK_KINDS = (
     "injected_description",

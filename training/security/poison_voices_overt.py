@@ -11,12 +11,12 @@ Placeholders: {other} = another installed server, {other_tool} = one of its tool
 
 The texts are data now: `data/security/voices/overt.jsonl` and
 `data/security/voices/overt_benign.jsonl`, one record a line, listed with their provenance in
-`data/security/MANIFEST.yaml` (`training.core.corpora`).
+`data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, load_texts
+from training.security.corpora import load_attacks, load_texts
 
 # (class, place, text)
 VOICE_TEXTS = load_attacks("voices/overt.jsonl")

@@ -3,7 +3,7 @@
 The sentence-embedding classifier is fitted on a training corpus written elsewhere; these
 texts are never used to fit it. They are only the set on which its per-class thresholds
 are chosen, so they are written in styles chosen to be unlike the training corpus (and
-unlike `training.core.attacks` and `training.core.poison_styles`): a threshold picked here
+unlike `training.security.attacks` and `training.security.poison_styles`): a threshold picked here
 has to hold for phrasings the classifier has not seen.
 
 Styles used: formal legalese and policy language; casual chat slang; non-native English
@@ -26,12 +26,12 @@ note, secret, private, admin, system, priority), for the false-alarm side of the
 
 The texts are data now: `data/security/own/poison_validation.jsonl` and
 `data/security/own/poison_validation_benign.jsonl`, one record a line, listed with their
-provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, load_texts
+from training.security.corpora import load_attacks, load_texts
 
 # (class, place, text)
 VALIDATION_TEXTS = load_attacks("own/poison_validation.jsonl")

@@ -12,12 +12,12 @@ Format:
 
 The texts are data now: `data/security/voices/embedded.jsonl` and
 `data/security/voices/embedded_benign.jsonl`, one record a line, listed with their provenance
-in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, load_texts
+from training.security.corpora import load_attacks, load_texts
 
 # (class, place, text)
 VOICE_TEXTS = load_attacks("voices/embedded.jsonl")

@@ -24,12 +24,12 @@ example "slack") and ``{other_tool}`` one of its tool ids (for example
 No text holds any other curly brace.
 
 The texts are data now: `data/security/blind/fifth_set.jsonl`, one record a line, listed with
-their provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+their provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, manifest_entry
+from training.security.corpora import load_attacks, manifest_entry
 
 _FILE = "blind/fifth_set.jsonl"
 WRITTEN_ON = manifest_entry(_FILE).written_on

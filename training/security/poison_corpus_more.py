@@ -2,7 +2,7 @@
 
 Written on 2026-12-02 by a helper session, class by class, independently of the held-out
 sets (the validation set, the frozen third set and the benign corpora were not opened), to
-add styles `training.core.poison_corpus` under-uses: API changelogs, compliance and legal
+add styles `training.security.poison_corpus` under-uses: API changelogs, compliance and legal
 notes, field-format requirements, helpful-sounding UX tips, YAML- and JSON-like fragments,
 terse verbless fragments, British and American spelling, typos, Spanish, German and French,
 indirect requests, personal data as well as secrets. None copies or paraphrases an entry
@@ -23,12 +23,12 @@ formats and limits.
 
 The texts are data now: `data/security/own/poison_corpus_more.jsonl` and
 `data/security/own/poison_corpus_more_benign.jsonl`, one record a line, listed with their
-provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, load_texts
+from training.security.corpora import load_attacks, load_texts
 
 # (class, place, text)
 MORE_TEXTS = load_attacks("own/poison_corpus_more.jsonl")

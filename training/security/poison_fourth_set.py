@@ -24,12 +24,12 @@ Placeholders: ``{other}`` is replaced by the name of another installed server
 (e.g. "slack.post_message"), via ``str.format``. No other curly braces appear.
 
 The texts are data now: `data/security/blind/fourth_set.jsonl`, one record a line, listed with
-their provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+their provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, manifest_entry
+from training.security.corpora import load_attacks, manifest_entry
 
 _FILE = "blind/fourth_set.jsonl"
 WRITTEN_ON = manifest_entry(_FILE).written_on

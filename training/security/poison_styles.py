@@ -1,6 +1,6 @@
 """A second poisoned set, written in styles unlike the rules' own test phrasings.
 
-`training.core.attacks` poisons with the phrasings the lint rules were first written
+`training.security.attacks` poisons with the phrasings the lint rules were first written
 against; this set measures whether the rules catch the *classes* instead. Each text was
 written for this project after the styles seen in public write-ups of MCP tool-poisoning
 (notes "for the AI", operator or platform claims, markdown guidance sections, advisories
@@ -23,7 +23,7 @@ from typing import Any
 from serving.catalog.findings import Finding, count_findings, error_tool_ids
 from serving.catalog.lint import mark_cautions
 from serving.model.schema import ToolCard
-from training.core.corpora import load_attacks
+from training.security.corpora import load_attacks
 
 POISON_CLASSES = ("addressed_to_model", "other_tools", "data_movement", "payload", "layout")
 

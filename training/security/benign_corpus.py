@@ -24,12 +24,12 @@ tools: they are all honest descriptions.
 
 The texts are data now: `data/security/own/benign_train.jsonl` and
 `data/security/own/benign_validation.jsonl`, one record a line, listed with their provenance in
-`data/security/MANIFEST.yaml` (`training.core.corpora`).
+`data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_texts
+from training.security.corpora import load_texts
 
 BENIGN_TRAIN = load_texts("own/benign_train.jsonl")
 BENIGN_VALIDATION = load_texts("own/benign_validation.jsonl")

@@ -24,12 +24,12 @@ one of its tool ids (e.g. slack.post_message); no other curly braces occur. Most
 English, a few in German, French, Spanish, Italian and Portuguese.
 
 The texts are data now: `data/security/blind/sixth_set.jsonl`, one record a line, listed with
-their provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+their provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, manifest_entry
+from training.security.corpora import load_attacks, manifest_entry
 
 _FILE = "blind/sixth_set.jsonl"
 WRITTEN_ON = manifest_entry(_FILE).written_on

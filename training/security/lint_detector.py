@@ -1,13 +1,13 @@
 """Fitting the meaning detector (`serving.catalog.meaning`) and choosing its bars.
 
 Three disjoint sources, so no text both fits the weights and sets a bar:
-- fit: the attack corpus (`training.core.poison_corpus`, `poison_corpus_more`, the four
+- fit: the attack corpus (`training.security.poison_corpus`, `poison_corpus_more`, the four
   `poison_voices_*` and the spent blind sets, by class; placeholders filled with the
   catalog's own names)
   against benign sentences: hard negatives written beside it, the first-party cards'
   sentences outside the validation share, real API documentation (botocore's) and the
-  standard library's docstrings (`training.core.real_benign`);
-- bars: the held-out attack styles (`training.core.poison_validation`) against their own
+  standard library's docstrings (`training.security.real_benign`);
+- bars: the held-out attack styles (`training.security.poison_validation`) against their own
   hard negatives, another real API reference (Google's discovery documents) and the
   validation share of the cards' sentences. The error bar is the
   lowest attack probability at which benign validation sentences raise an error at most

@@ -6,12 +6,12 @@ descriptions, summaries, parameter descriptions, titles, defaults and enum value
 them written in languages other than English).
 
 The texts are data now: `data/security/blind/ninth_set.jsonl`, one record a line, listed with
-their provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+their provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, manifest_entry
+from training.security.corpora import load_attacks, manifest_entry
 
 _FILE = "blind/ninth_set.jsonl"
 WRITTEN_ON = manifest_entry(_FILE).written_on

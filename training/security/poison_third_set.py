@@ -23,12 +23,12 @@ Placeholders, filled by the harness with `str.format`:
 No other braces appear in the texts.
 
 The texts are data now: `data/security/blind/third_set.jsonl`, one record a line, listed with
-their provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+their provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, manifest_entry
+from training.security.corpora import load_attacks, manifest_entry
 
 _FILE = "blind/third_set.jsonl"
 WRITTEN_ON = manifest_entry(_FILE).written_on

@@ -18,12 +18,12 @@ ids (e.g. slack.post_message); no other curly braces occur. Most texts are in En
 in other languages.
 
 The texts are data now: `data/security/blind/seventh_set.jsonl`, one record a line, listed with
-their provenance in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+their provenance in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, manifest_entry
+from training.security.corpora import load_attacks, manifest_entry
 
 _FILE = "blind/seventh_set.jsonl"
 WRITTEN_ON = manifest_entry(_FILE).written_on

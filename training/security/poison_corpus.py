@@ -5,7 +5,7 @@ parameter descriptions, titles, default values, enum values) by what it says, ov
 sentence embeddings. This module holds its TRAINING corpus only: every text was written
 for this project, class by class, in many phrasings (imperative, second and third person,
 passive, conditional, with rationales, polite and curt, lowercase, markdown, bracketed
-tags), and none is taken from `training.core.attacks` or `training.core.poison_styles`.
+tags), and none is taken from `training.security.attacks` or `training.security.poison_styles`.
 The validation set, written separately in other styles, and the frozen third set kept for
 the final measurement live elsewhere and must never be merged into this one.
 
@@ -23,12 +23,12 @@ so the classifier learns to separate meaning from words.
 
 The texts are data now: `data/security/own/poison_corpus.jsonl` and
 `data/security/own/poison_corpus_benign.jsonl`, one record a line, listed with their provenance
-in `data/security/MANIFEST.yaml` (`training.core.corpora`).
+in `data/security/MANIFEST.yaml` (`training.security.corpora`).
 """
 
 from __future__ import annotations
 
-from training.core.corpora import load_attacks, load_texts
+from training.security.corpora import load_attacks, load_texts
 
 # (class, place, text)
 TRAIN_TEXTS = load_attacks("own/poison_corpus.jsonl")

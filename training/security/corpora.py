@@ -2,8 +2,8 @@
 
 Two row shapes (data/README.md, `data/security/`): attack rows
 `{"class": ..., "place": ..., "text": ...}` and text rows `{"text": ...}` (benign sentences,
-and the attack templates of `training.core.attacks`). A file holds one shape. The modules
-that used to hold these texts as literals (`training.core.poison_corpus`, the blind sets
+and the attack templates of `training.security.attacks`). A file holds one shape. The modules
+that used to hold these texts as literals (`training.security.poison_corpus`, the blind sets
 ...) load them here under their old names, in file order.
 
 Every corpus is read strictly: a bad line raises `CorpusError` naming `file:line: field:
