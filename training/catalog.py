@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -128,6 +129,18 @@ def merge_sources(
     return cards, counts, rejected
 
 
+def stock_onnx_encoder(scratch: Path) -> Any:
+    """The stock encoder as an fp32 ONNX graph exported into `scratch`: the lint embeds
+    every sentence of every card, and on CPU the graph runs about 3.5x faster than torch
+    for the same vectors (within 1e-6), so the export (~10 s) pays for itself."""
+    from serving.bundle.encoder import stock_model_path
+    from serving.bundle.onnx_models import ONNX_DIR, OnnxEncoder
+    from training.release.onnx_export import export_onnx
+
+    export_onnx(Path(stock_model_path()), "bi_encoder", out_dir=scratch / ONNX_DIR)
+    return OnnxEncoder(scratch)
+
+
 def build_catalog(
     base: Sequence[ToolCard],
     params: Params,
@@ -174,15 +187,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         stale.unlink(missing_ok=True)  # a quarantine file always describes this run
     base = load_catalog(args.base_catalog, quarantine=quarantine["catalog"])
     log.info(base.summary(args.base_catalog))
-    encoder = None
-    if params.embed:
-        from serving.bundle.encoder import Encoder, stock_model_path
-
-        encoder = Encoder(stock_model_path())
     detector = MeaningDetector.load(args.detector) if args.detector else shipped_detector()
-    result = build_catalog(
-        base.items, params, root=Path(args.root), encoder=encoder, detector=detector
-    )
+    with tempfile.TemporaryDirectory(prefix="toolsift-catalog-") as scratch:
+        encoder = stock_onnx_encoder(Path(scratch)) if params.embed else None
+        result = build_catalog(
+            base.items, params, root=Path(args.root), encoder=encoder, detector=detector
+        )
 
     out_dir.mkdir(parents=True, exist_ok=True)
     write_jsonl(out_dir / "catalog.jsonl", (c.to_dict() for c in result.cards))
