@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import anyio
@@ -439,10 +440,12 @@ def test_two_gateways_on_one_bundle_serve_their_sessions_and_mine_together(
     world, tmp_path, fixture_traces, mine_params
 ):
     """Scale-out (docs/serving.md "Several gateway processes"): two `serve` processes on
-    one bundle, each its own port (a load balancer keeps a session on one of them), one
-    traces directory. Each process serves its session, writes its own file there, and
-    `load_traces` (the mine stage's reader) takes the directory whole."""
-    import urllib.request
+    one bundle behind one port (a balancer that keeps each session on the process that
+    opened it, by `Mcp-Session-Id`), one traces directory. Each process serves its own
+    session, writes its own file there, and `load_traces` (the mine stage's reader) takes
+    the directory whole."""
+    import httpx2 as httpx
+    from affinity_balancer import serve_balancer
 
     from features.mining import mine_pairs, traces_frame
     from serving.model.io import load_traces
@@ -458,23 +461,38 @@ def test_two_gateways_on_one_bundle_serve_their_sessions_and_mine_together(
          str(config), "--ledger", str(world["ledger"]), "--traces", str(traces),
          "--transport", "http", "--port", str(port)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for port in ports]
+    backends = [f"http://127.0.0.1:{port}" for port in ports]
     asks = [("search code for TODO in gitlab", "gitlab.search_code"),
             ("search code for TODO in github", "github.search_code")]
     try:
         for proc, port in zip(procs, ports, strict=True):
             wait_listening(proc, port)
 
-        async def scenario():
-            for port, (query, tool_id) in zip(ports, asks, strict=True):
-                async with Client(f"http://127.0.0.1:{port}/mcp", mode="legacy") as client:
+        async def scenario(url, balancer):
+            # both sessions open at once through the one port, one on each process
+            async with Client(f"{url}/mcp", mode="legacy") as one, \
+                    Client(f"{url}/mcp", mode="legacy") as two:
+                for client, (query, tool_id) in ((one, asks[0]), (two, asks[1])):
                     await client.call_tool("search_tools", {"query": query})
                     assert tool_id in await names(client)
                     out = reply(await client.call_tool(tool_id, {"query": "TODO"}))
                     assert out["status"] == "ok"
+                # without affinity a session breaks: the other process does not know it
+                first = next(iter(balancer.owner))
+                other = next(b for b in backends if b != balancer.owner[first])
+                async with httpx.AsyncClient() as raw:
+                    stray = await raw.post(f"{other}/mcp", json={
+                        "jsonrpc": "2.0", "id": 9, "method": "tools/list"}, headers={
+                        "mcp-session-id": first, "mcp-protocol-version": "2025-06-18",
+                        "accept": "application/json, text/event-stream"})
+                assert stray.status_code == 404
 
-        run(scenario)
-        stats = [json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/stats",
-                                                   timeout=10).read()) for port in ports]
+        with serve_balancer(backends) as (url, balancer):
+            run(scenario, url, balancer)
+        assert sorted(balancer.owner.values()) == sorted(backends)  # one session on each
+        assert all(balancer.owner[sid] == backend for sid, backend in balancer.routed if sid)
+        stats = [json.loads(urllib.request.urlopen(f"{backend}/stats", timeout=10).read())
+                 for backend in backends]
     finally:
         for proc in procs:
             proc.terminate()
