@@ -27,10 +27,13 @@ from training.core.variants import ModelCache, Variant, variant_selector
 from training.tune_menus import (
     Params,
     Replayed,
+    SharedCuts,
     choose_bars,
     choose_step_threshold,
     choose_threshold,
+    menu_curve,
     menu_point,
+    replay_overrides,
     step_decisions,
     tune_menus,
     tune_share,
@@ -237,6 +240,47 @@ def test_threshold_and_bars_chosen_by_hand(cards):
              for b in (MenuBars(), MenuBars(0.04, 0.1), MenuBars(0.1, 0.1))]
     assert choose_bars(curve, 0.0)["read"] == 0.04  # the shortest menus with no recall lost
     assert choose_bars(curve, 0.5)["read"] == 0.1
+
+
+def test_a_grid_shares_cuts_and_scores_each_point_as_alone(cards):
+    rng = np.random.default_rng(7)
+    ids = sorted(cards)
+    rows = []
+    for i in range(30):
+        steps = tuple(
+            tuple(_c(t, float(s), exact=float(rng.random() < 0.05),
+                     named=float(rng.random() < 0.2))
+                  for t, s in zip(rng.choice(ids, 6, replace=False),
+                                  np.sort(rng.random(6) ** 3)[::-1], strict=True))
+            for _ in range(int(rng.integers(1, 4))))
+        gold = {steps[0][int(rng.integers(0, 6))].tool_id} if i % 3 else set()
+        rows.append(_row(f"q{i}", "tune", gold, [0.5] * len(steps), steps))
+    marks = [[bool(rng.random() < 0.2) for _ in r.shortlists] for r in rows]
+    params = Params(1, 0.1, 0.01, read_bars=(0.0, 0.01, 0.1), write_bars=(0.0, 0.05, 0.3),
+                    relative_bars=(0.0, 0.05, 0.5), r_menu_tolerance=0.0,
+                    mass_bars=(1.0, 0.9, 0.5))
+    curve = menu_curve(rows, marks, cards, params, size=4)
+    # each point alone (its own cuts) scores exactly as the grid's shared cuts do
+    alone = [menu_point(rows, marks, MenuBars(p["read"], p["write"], p["relative"], p["mass"]),
+                        cards, size=4) for p in curve]
+    assert curve == alone and len(curve) == 6 * 3 * 3
+    cuts = SharedCuts(cards, size=4, keep_best=True)
+    for p in curve:
+        menu_point(rows, marks, MenuBars(p["read"], p["write"], p["relative"], p["mass"]),
+                   cards, size=4, cuts=cuts)
+    n_steps = sum(not m for ms in marks for m in ms)
+    assert cuts.n_cuts < n_steps * len(curve)  # points that read a step alike share its cut
+
+
+def test_the_replay_drops_the_whole_request_step_only_where_depths_stay():
+    from serving.model.config import RuntimeParams
+
+    roomy = RuntimeParams(max_subgoals=8, rerank_depth=16, max_rerank_pairs=160)
+    assert replay_overrides(roomy) == {"menu_policy": False, "request_weight": 0.0}
+    # 8 subgoals and the request's step at depth 16 would need 144 pairs of 140: the step
+    # counts toward every step's depth, so it stays
+    tight = RuntimeParams(max_subgoals=8, rerank_depth=16, max_rerank_pairs=140)
+    assert replay_overrides(tight) == {"menu_policy": False}
 
 
 def test_step_decisions_and_the_step_threshold_by_hand():

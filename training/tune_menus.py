@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from serving.model.config import RuntimeParams
 from serving.model.schema import LabeledQuery, ToolCard
 from serving.model.selection import Candidate
 from serving.stages.abstain import SIGNAL_NAMES, NoToolModel, abstaining_steps
@@ -119,6 +120,17 @@ def replay(
     return out
 
 
+def replay_overrides(runtime: RuntimeParams) -> dict[str, Any]:
+    """Runtime overrides of the scratch selector the requests replay through: no menu
+    policy (the signals it fits on are the output), and no whole-request step, which the
+    replay never reads, where dropping it leaves every step's rerank depth as it was
+    (`rerank_depth` counts that step among a request's `max_rerank_pairs`)."""
+    overrides: dict[str, Any] = {"menu_policy": False}
+    if (runtime.max_subgoals + 1) * runtime.rerank_depth <= runtime.max_rerank_pairs:
+        overrides["request_weight"] = 0.0
+    return overrides
+
+
 def fit_no_tool(rows: Sequence[Replayed], *, l2: float) -> tuple[tuple[float, ...], float]:
     """Weights and bias of "served" on every step's signals (a step of a request with gold
     is served: the decomposer's split of a traced subgoal is rarely more than one step)."""
@@ -173,6 +185,48 @@ def step_decisions(model: NoToolModel | None, rows: Sequence[Replayed]) -> list[
     return out
 
 
+class SharedCuts:
+    """`cut_menu` over the steps of one grid's rows (`(i, j)`: row i's step j), each step's
+    cut computed once per distinct reading of the bars. `cut_menu` reads the bars only
+    through which of the step's candidates fall below their risk's bar, below the
+    relative and the write-relative share of the best, and the mass bar; bars that agree
+    on those cut the step alike, and most of a grid's points do."""
+
+    def __init__(self, cards: Mapping[str, ToolCard], *, size: int, keep_best: bool) -> None:
+        self.cards, self.size, self.keep_best = cards, size, keep_best
+        self._below: dict[tuple[Any, ...], int] = {}  # (step, bar kind, bar) -> reading
+        self._readings: dict[tuple[bool, ...], int] = {}  # a reading -> its small id
+        self._menus: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        self.n_cuts = 0  # `cut_menu` calls made, for the stage's log
+
+    def _reading(self, step: tuple[int, int], shortlist: Sequence[Candidate], kind: str,
+                 bar: Any) -> int:
+        key = (step, kind, bar)
+        if key not in self._below:
+            best = max((c.score for c in shortlist), default=0.0)
+            if kind == "bar":
+                bars = MenuBars(*bar)
+                below = tuple(c.score < bars.bar(self.cards[c.tool_id]) for c in shortlist)
+            else:
+                below = tuple(c.score < bar * best for c in shortlist)
+            self._below[key] = self._readings.setdefault(below, len(self._readings))
+        return self._below[key]
+
+    def menu(self, step: tuple[int, int], shortlist: Sequence[Candidate],
+             bars: MenuBars) -> tuple[str, ...]:
+        """The tool ids `cut_menu` keeps of `shortlist` under `bars`."""
+        key = (step, self._reading(step, shortlist, "bar", (bars.read, bars.write)),
+               self._reading(step, shortlist, "relative", bars.relative),
+               self._reading(step, shortlist, "write_relative", bars.write_relative),
+               bars.mass)
+        if key not in self._menus:
+            kept = cut_menu(shortlist, self.cards, bars, size=self.size,
+                            keep_best=self.keep_best)[0]
+            self._menus[key] = tuple(c.tool_id for c in kept)
+            self.n_cuts += 1
+        return self._menus[key]
+
+
 def menu_point(
     rows: Sequence[Replayed],
     abstains: Sequence[Sequence[bool]],
@@ -181,18 +235,22 @@ def menu_point(
     *,
     size: int,
     keep_best: bool = True,
+    cuts: SharedCuts | None = None,
 ) -> dict[str, float]:
     """R_menu (per gold tool) and mean menu length over the requests with gold, and the
     abstain rates, of one operating point: the steps `abstains` marks have no menu, the
-    others are cut as the runtime cuts them."""
-    hits, lengths, abstained = [], [], {True: [], False: []}
-    for row, marks in zip(rows, abstains, strict=True):
-        menus = [[] if mark else cut_menu(shortlist, cards, bars, size=size,
-                                          keep_best=keep_best)[0]
-                 for shortlist, mark in zip(row.shortlists, marks, strict=True)]
+    others are cut as the runtime cuts them. `cuts`: shared by the points of one grid
+    (built for the same rows, cards, size and keep_best)."""
+    cuts = cuts or SharedCuts(cards, size=size, keep_best=keep_best)
+    hits: list[bool] = []
+    lengths: list[int] = []
+    abstained: dict[bool, list[bool]] = {True: [], False: []}
+    for i, (row, marks) in enumerate(zip(rows, abstains, strict=True)):
+        menus = [() if mark else cuts.menu((i, j), shortlist, bars)
+                 for j, (shortlist, mark) in enumerate(zip(row.shortlists, marks, strict=True))]
         abstained[row.served].append(not any(menus))
         if row.served:
-            offered = {c.tool_id for m in menus for c in m}
+            offered = {t for m in menus for t in m}
             hits.extend(g in offered for g in row.gold)
             lengths.extend(len(m) for m in menus)
     return {
@@ -221,8 +279,12 @@ def menu_curve(
     ]
     if MenuBars() not in grid:
         grid.insert(0, MenuBars())
-    return [menu_point(rows, abstains, b, cards, size=size, keep_best=params.no_tool)
-            for b in grid]
+    cuts = SharedCuts(cards, size=size, keep_best=params.no_tool)
+    curve = [menu_point(rows, abstains, b, cards, size=size, keep_best=params.no_tool,
+                        cuts=cuts) for b in grid]
+    log.info("menu grid: %d points, %d cuts of %d steps", len(grid), cuts.n_cuts,
+             sum(len(r.shortlists) for r in rows))
+    return curve
 
 
 def choose_bars(curve: Sequence[Mapping[str, float]], tolerance: float) -> Mapping[str, float]:
@@ -423,7 +485,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     half |= {q.query_id: "fit" for q in no_tool}  # each family judged by the fit without it
     with scratch_selector(args.params, cards, retriever_path=Path(args.retriever),
                           reranker_path=Path(args.reranker), ltr_path=Path(args.ltr),
-                          overrides={"menu_policy": False}) as selector:
+                          overrides=replay_overrides(runtime)) as selector:
         rows = replay(selector, served, half, desc="with gold") + replay(
             selector, no_tool, half, desc="no tool")
     tuned = tune_menus(rows, {c.tool_id: c for c in cards}, params, size=runtime.menu_size)
