@@ -382,11 +382,15 @@ class Selector:
         bundle: Bundle | None = None,
         reranker: Reranker | None = None,
         encoder: TextEncoder | None = None,
+        intent: IntentScorer | None = None,
     ) -> Selector:
         """This selector with some models swapped and everything else kept (params,
         decomposer, risk and menu policy, BM25 index, named connections): a variant
-        rebuilt field by field drops whatever field it forgets."""
-        return Selector(
+        rebuilt field by field drops whatever field it forgets. `intent`: the
+        request-intent head already resolved (`intent_scorer`) for this selector's
+        bundle and encoder, e.g. with its encoder behind a shared cache; None: resolved
+        on first use, as usual."""
+        swapped = Selector(
             self.bundle if bundle is None else bundle,
             params=self.params,
             decomposer=self.decomposer,
@@ -397,6 +401,9 @@ class Selector:
             named_connections=self.named_connections,
             menu_policy=self.menu_policy,
         )
+        if intent is not None:
+            swapped._intent, swapped._intent_resolved = intent, True
+        return swapped
 
     @classmethod
     def from_bundle(

@@ -405,3 +405,20 @@ def test_tie_summary_by_hand():
     assert out["top_p50_ms"] == pytest.approx(60.0)
     assert out["relevance_top_p50_ms"] == pytest.approx(90.0)
     assert tie_summary([], 0.0)["menus_reordered"] is None
+
+
+def test_wrapped_selectors_share_one_intent_head_and_keep_its_signals(fixture_bundle):
+    from serving.selector import Selector
+    from training.core.variants import ModelCache, variant_selector
+
+    # no no-tool model: every step computes the request-intent signal
+    plain = Selector.from_bundle(fixture_bundle, overrides={"menu_policy": False})
+    cache = ModelCache()
+    first = cache.wrap(plain)
+    second = variant_selector(Variant.parse("v=runtime:named_connections_first=false"),
+                              first, cache)
+    assert len(cache.intents) == 1  # one bundle, one retriever: resolved once
+    request = "list the open pull requests and post a summary to slack"
+    want = [s.signals for s in plain.discover(request).steps]
+    assert [s.signals for s in first.discover(request).steps] == want
+    assert [s.signals for s in second.discover(request).steps] == want

@@ -14,6 +14,7 @@ import numpy as np
 from serving.bundle.encoder import Encoder, Scorer, TextEncoder
 from serving.model.config import RERANKERS, RuntimeParams
 from serving.selector import Selector
+from serving.stages.intent import IntentScorer, intent_scorer
 from serving.stages.rerank import CrossEncoderReranker, LearnedReranker
 
 VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime")
@@ -113,14 +114,35 @@ class ModelCache:
 
     vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     scores: dict[tuple[str, str, str], float] = field(default_factory=dict)
+    # request-intent heads by (bundle, retriever key): variants of one bundle resolve (and
+    # load the head's second encoder) once
+    intents: dict[tuple[str, str], IntentScorer | None] = field(default_factory=dict)
 
     def wrap(self, selector: Selector, *, encoder: TextEncoder | None = None) -> Selector:
-        """The same selector with its models behind this cache."""
+        """The same selector with its models behind this cache, the request-intent head's
+        encoder too (every variant but another bundle's embeds the same subgoals with it)."""
         enc = encoder or selector.encoder
+        enc = enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc, self.vectors)
         return selector.with_models(
-            reranker=self._cached(selector.reranker),
-            encoder=enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc, self.vectors),
+            reranker=self._cached(selector.reranker), encoder=enc,
+            intent=self._intent(selector, enc),
         )
+
+    def _intent(self, selector: Selector, encoder: CachedEncoder) -> IntentScorer | None:
+        """The head `selector` would resolve on first use, its encoder behind this cache;
+        None where its no-tool model never reads the head or none is at hand (the
+        selector then resolves, or warns, itself)."""
+        model = selector.menu_policy.no_tool
+        if model is not None and "request_intent" not in model.signals:
+            return None
+        key = (str(selector.bundle.root), encoder.key)
+        if key not in self.intents:
+            scorer, _why = intent_scorer(selector.bundle, encoder,
+                                         threads=selector.params.onnx_threads)
+            if scorer is not None and scorer.encoder is not None:
+                scorer = IntentScorer(scorer.head, CachedEncoder(scorer.encoder, self.vectors))
+            self.intents[key] = scorer
+        return self.intents[key]
 
 
     def _cached(self, reranker: Any) -> Any:
