@@ -7,9 +7,10 @@ import pytest
 from serving import metrics as M
 from serving.metrics import GoldSubgoal, StepSets
 from serving.model.io import load_catalog, load_queries
-from training.core.baselines import rrf_ids
-from training.core.plots import plot_rows
-from training.core.scoring import (
+from training.evaluate import main
+from training.evaluation.baselines import rrf_ids
+from training.evaluation.plots import plot_rows
+from training.evaluation.scoring import (
     EvalParams,
     MenuTies,
     QueryRecord,
@@ -19,8 +20,7 @@ from training.core.scoring import (
     summarize,
     tie_summary,
 )
-from training.core.variants import Variant
-from training.evaluate import main
+from training.evaluation.variants import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -346,7 +346,7 @@ def test_model_caches_return_what_the_models_do(fixture_bundle, tmp_path):
     from sentence_transformers.cross_encoder import CrossEncoder
 
     from serving.bundle.encoder import Encoder, PairScorer, stock_model_path
-    from training.core.variants import CachedEncoder, CachedPairScorer
+    from training.evaluation.variants import CachedEncoder, CachedPairScorer
 
     plain = Encoder(fixture_bundle / "models" / "retriever")
     vectors: dict = {}
@@ -409,7 +409,7 @@ def test_tie_summary_by_hand():
 
 def test_wrapped_selectors_share_one_intent_head_and_keep_its_signals(fixture_bundle):
     from serving.selector import Selector
-    from training.core.variants import ModelCache, variant_selector
+    from training.evaluation.variants import ModelCache, variant_selector
 
     # no no-tool model: every step computes the request-intent signal
     plain = Selector.from_bundle(fixture_bundle, overrides={"menu_policy": False})

@@ -1,7 +1,8 @@
 """OpenTelemetry out (`serving.calls.otel`): the discover span on the fixture bundle, caught
 by the SDK's in-memory exporter; nothing imported or changed without OpenTelemetry; the
-`--otel` provider's OTLP/HTTP export, received by a local endpoint (otlp_receiver.py). The
-gateway's `execute_tool` span is in test_gateway.py."""
+`--otel` provider's OTLP/HTTP export, received by a local endpoint (otlp_receiver.py); the
+gateway's `execute_tool` span, in process: the real gateway and selector, fake downstream
+servers."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
+import mcp_types as types
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -20,6 +23,7 @@ from serving.calls import otel
 from serving.selector import Selector
 
 ROOT = Path(__file__).resolve().parents[1]
+GATEWAY_SERVERS = ("github", "gitlab", "slack", "teams", "k8s", "logs")
 REQUEST = "search code for TODO in gitlab and post a message on slack"
 
 
@@ -150,3 +154,79 @@ def test_the_otlp_provider_exports_to_the_standard_endpoint(monkeypatch):
     attrs = attributes(sent)
     assert attrs["gen_ai.operation.name"] == "execute_tool"
     assert attrs["toolsift.call.outcome"] == "ok" and "error.type" not in attrs
+
+
+class FakeServers:
+    """The downstream MCP servers, the one boundary faked here: each call gets the next of
+    `results` (the gateway's `Downstream.call` protocol)."""
+
+    def __init__(self, *results: types.CallToolResult) -> None:
+        self.results = list(results)
+        self.down: dict[str, str] = {}
+
+    async def call(self, server: str, name: str, args: dict) -> types.CallToolResult:
+        return self.results.pop(0)
+
+
+def test_a_gateway_call_emits_an_execute_tool_span_in_the_genai_conventions(
+    fixture_bundle, fixture_cards
+):
+    from serving.bundle.files import load_bundle
+    from serving.calls import otel
+    from serving.gateway.config import parse_config
+    from serving.gateway.handlers import Gateway
+    from serving.gateway.index import LiveIndex
+    from serving.gateway.registry import Registry, Route
+
+    cards = {c.tool_id: c for c in fixture_cards if c.server in GATEWAY_SERVERS}
+    registry = Registry(cards=cards, routes={t: Route("main", t) for t in cards})
+    text = types.TextContent(type="text", text='{"items": []}')
+    servers = FakeServers(types.CallToolResult(content=[text]),
+                          types.CallToolResult(content=[text], is_error=True))
+    gateway = Gateway(parse_config({"mcpServers": {"main": {"command": "x"}}}), servers)
+    gateway.install(registry, LiveIndex(load_bundle(fixture_bundle)).selector(registry))
+    state = gateway.session("test")
+
+    async def no_one_to_ask(message: str) -> None:
+        return None
+
+    async def scenario() -> list[dict]:
+        found, _ = await gateway.search_tools(state, "search code for TODO in gitlab")
+        assert "gitlab.search_code" in found["callable"]
+        args = {"query": "TODO"}
+        return [
+            await gateway.call(state, "gitlab.search_code", args, no_one_to_ask, call_id="c1"),
+            await gateway.call(state, "gitlab.search_code", args, no_one_to_ask),
+            await gateway.call(state, "k8s.get_pod_logs", {"pod": "x"}, no_one_to_ask),
+        ]
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    otel.set_tracer_provider(provider)
+    try:
+        replies = anyio.run(scenario)
+    finally:
+        otel.set_tracer_provider(None)
+    assert [r.get("error", r.get("status")) for r in replies] == [
+        "ok", "tool_error", "tool_not_available"]
+    discover, ok, failed, refused = exporter.get_finished_spans()
+    assert discover.name == "toolsift.discover"
+    request_id = discover.attributes["toolsift.request_id"]
+    assert ok.name == "execute_tool gitlab.search_code" and ok.kind == SpanKind.INTERNAL
+    assert dict(ok.attributes) == {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "gitlab.search_code",
+        "gen_ai.tool.call.id": "c1",
+        "gen_ai.tool.description": cards["gitlab.search_code"].summary,
+        "toolsift.request_id": request_id,
+        "toolsift.call.outcome": "ok",
+    }
+    assert ok.status.status_code == StatusCode.UNSET
+    assert failed.attributes["error.type"] == "tool_error"
+    assert "gen_ai.tool.call.id" not in failed.attributes  # not known: not made up
+    assert failed.status.status_code == StatusCode.ERROR
+    # refused at the gate: never ran, the reply's code is the error, no discovery behind it
+    assert refused.name == "execute_tool k8s.get_pod_logs"
+    assert refused.attributes["error.type"] == "tool_not_available"
+    assert "toolsift.request_id" not in refused.attributes

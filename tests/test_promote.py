@@ -12,7 +12,7 @@ from serving.model.config import RuntimeParams
 from serving.model.io import load_catalog, load_queries
 from serving.selector import Selector
 from training.core.params import read_section
-from training.core.scoring import EvalParams
+from training.evaluation.scoring import EvalParams
 from training.promote import (
     Params,
     decide,

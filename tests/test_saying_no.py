@@ -23,7 +23,7 @@ from serving.stages.abstain import (
 from serving.stages.logistic import fit_logistic
 from serving.stages.menu_policy import MENU_POLICY_FILE, MenuBars, MenuPolicy, cut_menu
 from serving.stages.missing_access import missing_access
-from training.core.variants import ModelCache, Variant, variant_selector
+from training.evaluation.variants import ModelCache, Variant, variant_selector
 from training.tune_menus import (
     Params,
     Replayed,

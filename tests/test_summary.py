@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from training.core.summary import summary_lines
+from training.evaluation.summary import summary_lines
 
 EVAL = {
     "bundle_version": "b-1",

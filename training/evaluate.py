@@ -45,12 +45,12 @@ from serving import metrics as M
 from serving.bundle.files import load_bundle
 from serving.model.io import load_queries
 from serving.selector import Selector
-from training.core.baselines import PlainRetrievers
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params
-from training.core.plots import plot_rows, write_plots
-from training.core.scoring import SECTION, EvalParams, QueryRecord, run_evaluation
-from training.core.variants import ModelCache, Variant, variant_selector
+from training.evaluation.baselines import PlainRetrievers
+from training.evaluation.plots import plot_rows, write_plots
+from training.evaluation.scoring import SECTION, EvalParams, QueryRecord, run_evaluation
+from training.evaluation.variants import ModelCache, Variant, variant_selector
 
 log = logging.getLogger(__name__)
 Params = EvalParams  # the harness's own params: promote and `toolsift eval` read them too

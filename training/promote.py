@@ -7,7 +7,7 @@ of the recall chain regresses.
 The candidate is registered (`training.release.registry`, alias `candidate`). The bundle to beat
 is `--production-bundle` when given, else the one the registry's `production` alias
 points at; with neither (the first promotion) the candidate is promoted. Both bundles run
-the same labeled queries in this run with `training.core.scoring` and the `evaluate`
+the same labeled queries in this run with `training.evaluation.scoring` and the `evaluate`
 params (the same query sample as `metrics/eval.json`). A production bundle this runtime
 refuses to load (e.g. its ranker computes other features than this runtime's) cannot be
 re-run: its chain as recorded at registration, by its own runtime on the same queries,
@@ -47,7 +47,13 @@ from serving.model.schema import LabeledQuery
 from serving.selector import Selector
 from training.core.metrics_io import write_metrics
 from training.core.params import ParamsError, load_params
-from training.core.scoring import EvalParams, evaluate, round_floats, sample_queries, summarize
+from training.evaluation.scoring import (
+    EvalParams,
+    evaluate,
+    round_floats,
+    sample_queries,
+    summarize,
+)
 
 log = logging.getLogger(__name__)
 SECTION = "promote"

@@ -4,7 +4,7 @@
         [--n 300] [--seed 7] [--max-missing 2] [--min-named 0.9] [--metrics OUT]
 
 The valid requests (one gold tool, a session listing connections) are replayed with their
-gold tool's connection taken out (`training.core.missing_slice`), and, apart, in their
+gold tool's connection taken out (`training.evaluation.missing_slice`), and, apart, in their
 own session. Per margin: the share of the slice that names the removed connection, and
 the connections the missing line names per request in either case (the noise the margin
 exists to cut). The chosen margin is the largest that still names the removed
@@ -36,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from serving.model.io import load_queries
     from serving.selector import Selector
-    from training.core.missing_slice import without_gold_connection
+    from training.evaluation.missing_slice import without_gold_connection
 
     queries = [q for q in load_queries(args.valid).items if q.gold]
     rows = []

@@ -35,7 +35,7 @@ def eval_command(
     ] = False,
 ) -> None:
     """Run the runtime over labeled queries: the recall chain, slices, baselines, latency."""
-    from training.core.scoring import run_eval_cli
+    from training.evaluation.scoring import run_eval_cli
 
     summary = run_eval_cli(bundle, queries, baseline_bundle)
     if as_json:
@@ -85,7 +85,7 @@ def report_command(
     ] = Path("metrics"),
 ) -> None:
     """Summarise the last pipeline run: recall chain, baselines, latency, promotion, security."""
-    from training.core.summary import summary_lines
+    from training.evaluation.summary import summary_lines
 
     for line in summary_lines(metrics):
         sys.stdout.write(line + "\n")

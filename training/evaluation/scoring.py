@@ -28,9 +28,9 @@ from serving.selector import Selector, StepResult
 from serving.stages.disclose import catalog_tokens
 from serving.stages.rerank import tie_break_audit
 from serving.stages.retrieve import weighted_rrf
-from training.core.baselines import BASELINES, PlainRetrievers, plain_baselines
-from training.core.missing_slice import missing_connection_slice
 from training.core.params import ParamsError
+from training.evaluation.baselines import BASELINES, PlainRetrievers, plain_baselines
+from training.evaluation.missing_slice import missing_connection_slice
 
 SECTION = "evaluate"
 Pick = Callable[[StepResult], str | None]
