@@ -4,6 +4,10 @@ One request: decompose -> per subgoal retrieve (masked by the session) -> fuse -
 filters -> rerank to a menu -> disclose. Retrieve, fuse, filter and rerank are `Stage`s
 (`serving.model.selection`) that `run_stages` runs and times. Every stage's output and latency
 is kept for the trace, which is the next training run's input.
+
+Beside it: the result types (`serving.results`), the per-request bounds (`serving.bounds`),
+the factory that builds a selector from a bundle (`serving.assembly`) and the call path
+(`serving.calls.facade`, which `Selector` inherits).
 """
 
 from __future__ import annotations
@@ -12,40 +16,23 @@ import logging
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from serving.bundle.encoder import Encoder, PairScorer, Scorer, TextEncoder
-from serving.bundle.files import (
-    RERANKER_DIR,
-    RETRIEVER_DIR,
-    Bundle,
-    BundleError,
-    DeferredFiles,
-    load_menu_policy,
-    load_ranker,
-    open_bundle,
-    read_bundle,
-    read_runtime,
-)
-from serving.bundle.onnx_models import OnnxEncoder, OnnxPairScorer, has_onnx
+from serving.assembly import assemble, bundle_encoder, dense_retriever, open_selector
+from serving.bounds import bounded_request, bounded_subgoals, rerank_depth
+from serving.bundle.encoder import TextEncoder
+from serving.bundle.files import Bundle
 from serving.calls import otel
-from serving.calls.gate import ActiveSet, SearchTools
-from serving.calls.observe import ObservationStore, follow_ups
-from serving.calls.policy import PolicyDecision, RiskPolicy
-from serving.calls.run import (
-    CallOutcome,
-    CallVerdict,
-    ObservationLimits,
-    ToolRunner,
-    check_call,
-    run_call,
-)
-from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
-from serving.model.config import RuntimeParams, utc_now
+from serving.calls.facade import CallFacade
+from serving.calls.gate import SearchTools
+from serving.calls.observe import follow_ups
+from serving.calls.policy import RiskPolicy
+from serving.decompose import Decomposer, DecomposerVocabulary
+from serving.model.config import RuntimeParams
 from serving.model.schema import ToolCard
 from serving.model.selection import (
     Candidate,
@@ -57,9 +44,9 @@ from serving.model.selection import (
     run_stages,
 )
 from serving.model.text import request_text
-from serving.stages.abstain import SIGNAL_NAMES, Abstention, abstaining_steps, step_signals
-from serving.stages.ann import ApproximateDense
-from serving.stages.disclose import Disclosure, disclose_discovery, disclose_selection
+from serving.results import DEFAULT_RANKED, INTENT_COLUMN, Discovery, RankedStep, StepResult
+from serving.stages.abstain import Abstention, abstaining_steps, step_signals
+from serving.stages.disclose import disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
 from serving.stages.intent import IntentScorer, intent_scorer
 from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact
@@ -69,12 +56,8 @@ from serving.stages.missing_access import (
     missing_access,
     unconnected_products,
 )
-from serving.stages.ranker_features import FEATURE_NAMES
 from serving.stages.rerank import (
-    CrossEncoderReranker,
     CutStage,
-    DenseOrderReranker,
-    FusedOrderReranker,
     LearnedReranker,
     Reranker,
     RerankStage,
@@ -84,254 +67,31 @@ from serving.stages.retrieve import (
     AccessIndex,
     BM25Retriever,
     CapabilityRetriever,
-    DenseRetriever,
     ExactNameMatcher,
     FuseStage,
     RetrieveStage,
-    VectorSearch,
-    relevance_first,
-    weighted_rrf,
 )
 from serving.stages.routing import DomainRouter
+
+# the result types, the bounds and the factory live in their own modules; every name
+# callers import from here stays importable from here
+__all__ = [
+    "DEFAULT_RANKED",
+    "INTENT_COLUMN",
+    "Discovery",
+    "RankedStep",
+    "Selector",
+    "StepResult",
+    "bounded_request",
+    "bounded_subgoals",
+    "dense_retriever",
+    "rerank_depth",
+]
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class StepResult:
-    """One subgoal's way through the pipeline: the four stage sets and their costs."""
-
-    subgoal: Subgoal
-    retrieved: tuple[Candidate, ...]
-    filtered: tuple[Candidate, ...]
-    menu: tuple[Candidate, ...]
-    dropped: tuple[tuple[str, str], ...]
-    discovery: Disclosure
-    selection: Disclosure
-    decisions: Mapping[str, PolicyDecision]
-    timings_ms: Mapping[str, float]
-    # the reranker's first `menu_size` above the ranker's own calibrated floor, before the
-    # menu's bars and the no-tool decision: the request-level order reads these, so a
-    # menu sized by relevance leaves that order as it was
-    shortlist: tuple[Candidate, ...] = ()
-    signals: tuple[float, ...] = ()  # `serving.stages.abstain.step_signals`, SIGNAL_NAMES order
-    abstention: Abstention | None = None  # why the menu is empty, when it is
-    missing: tuple[MissingAccess, ...] = ()  # what the session lacks for better tools
-
-    @property
-    def menu_ids(self) -> list[str]:
-        return [c.tool_id for c in self.menu]
-
-    @property
-    def abstained(self) -> bool:
-        """No tool in the session fits: the agent answers, asks, or reports `missing`."""
-        return not self.menu
-
-    @property
-    def wider(self) -> list[str]:
-        """The menu followed by what the rerank cut, for recovery and `search_tools`."""
-        return self.menu_ids + [t for t, why in self.dropped if why.startswith("rerank:")]
-
-    def final_order(self) -> list[str]:
-        """Every candidate that passed the filters, in the runtime's order: the menu, what
-        the rerank cut (its order), then what it did not score (fused order)."""
-        ranked = self.wider
-        seen = set(ranked)
-        return ranked + [c.tool_id for c in self.filtered if c.tool_id not in seen]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "subgoal": self.subgoal.to_dict(),
-            "retrieved": [c.tool_id for c in self.retrieved],
-            "filtered": [c.tool_id for c in self.filtered],
-            "menu": [{"tool_id": c.tool_id, "score": round(c.score, 4)} for c in self.menu],
-            "dropped": [
-                {"tool_id": t, "reason": r} for t, r in self.dropped if not r.startswith("rerank:")
-            ],
-            "discovery": self.discovery.to_dict(),
-            "selection": self.selection.to_dict(),
-            "policy": {t: d.to_dict() for t, d in self.decisions.items()},
-            "abstention": None if self.abstention is None else self.abstention.to_dict(),
-            "missing": [m.to_dict() for m in self.missing],
-            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
-        }
-
-
-DEFAULT_RANKED = 20  # request-level tools listed by `Discovery.to_dict`
-
-INTENT_COLUMN = SIGNAL_NAMES.index("request_intent")
-
-
-@dataclass(frozen=True, slots=True)
-class _RankedStep:
-    """One step after the rerank, before its menu: what `Selector._finish_one` needs."""
-
-    vector: np.ndarray
-    selection: Selection  # after the rerank
-    retrieved: tuple[Candidate, ...]
-    filtered: tuple[Candidate, ...]
-    lacking: tuple[str, ...]  # products the step names that the session lacks
-    signals: np.ndarray
-    p_served: float | None  # the no-tool model's; None: it does not decide this step
-    depth: int
-    decide_ms: float
-
-
-@dataclass(frozen=True, slots=True)
-class Discovery:
-    request_id: str
-    request: str
-    context: SessionContext
-    steps: tuple[StepResult, ...]
-    timings_ms: Mapping[str, float]
-    # the whole request through the same stages, when it was split (or rephrased) into
-    # subgoals and `request_weight` > 0: request-level results fuse it with the subgoals'
-    request_step: StepResult | None = None
-    request_weight: float = 0.0
-    rrf_k: int = 60
-    request_order: str = "rrf"  # `RuntimeParams.request_order`
-    # what the runtime's bounds cut from this request (`bounded_request`, `rerank_depth`)
-    warnings: tuple[str, ...] = ()
-
-    @property
-    def menu_tokens(self) -> int:
-        return sum(s.discovery.tokens + s.selection.tokens for s in self.steps)
-
-    def ranked(self) -> list[str]:
-        """The request-level order of tools: reciprocal rank fusion of each subgoal's order
-        (together weight 1) and the whole request's (weight `request_weight`), so a
-        request split into parts still ranks what the request as a whole asks for first,
-        and one part's tail never pushes another part's best tool down. `relevance`: the
-        tools of every menu (subgoals' and the request's) first, by the best relevance any
-        of them gives a tool, then that fused order."""
-        steps = [*self.steps, *([] if self.request_step is None else [self.request_step])]
-        weights = [1.0 / max(1, len(self.steps))] * len(self.steps) + [self.request_weight] * (
-            len(steps) - len(self.steps)
-        )
-        fused = weighted_rrf([s.final_order() for s in steps], weights, k=self.rrf_k)
-        if self.request_order == "rrf":
-            return fused
-        return relevance_first([[(c.tool_id, c.score) for c in s.shortlist] for s in steps], fused)
-
-    @property
-    def abstained(self) -> bool:
-        """Every step abstained: no tool in the session serves any part of the request."""
-        return all(s.abstained for s in self.steps)
-
-    def missing(self) -> list[MissingAccess]:
-        """What the session lacks, over every step (first mention of each), best first."""
-        seen: dict[tuple[str, str], MissingAccess] = {}
-        for step in self.steps:
-            for m in step.missing:
-                seen.setdefault((m.kind, m.name), m)
-        return sorted(seen.values(), key=lambda m: -m.relevance)
-
-    def menu_ranked(self) -> list[str]:
-        """`ranked` restricted to the tools on some step's menu: what a search offers."""
-        on_menu = {t for s in self.steps for t in s.menu_ids}
-        return [t for t in self.ranked() if t in on_menu]
-
-    def trace_record(
-        self,
-        chosen: Sequence[str | None] | None = None,
-        success: Sequence[bool | None] | None = None,
-        *,
-        outcome: str = "",
-    ) -> dict[str, Any]:
-        """The JSONL trace line for this request: the four stage sets per subgoal, what the
-        model chose and whether it worked (a step is a training event only when both are
-        known), and per-stage latency."""
-        n = len(self.steps)
-        chosen = list(chosen or [None] * n)
-        success = list(success or [None] * n)
-        steps = []
-        for step, tool_id, ok in zip(self.steps, chosen, success, strict=True):
-            event = tool_id is not None and ok is not None
-            steps.append(
-                {
-                    "subgoal": step.subgoal.text,
-                    "operations": list(step.subgoal.operations),
-                    "mutation": step.subgoal.mutation,
-                    "retrieved": [c.tool_id for c in step.retrieved],
-                    "filtered": [c.tool_id for c in step.filtered],
-                    "menu": step.menu_ids,
-                    "abstained": step.abstained,
-                    "chosen": tool_id,
-                    "tool_id": tool_id if event else None,
-                    "success": ok,
-                    "latency_ms": {k: round(v, 3) for k, v in step.timings_ms.items()},
-                }
-            )
-        return {
-            "request_id": self.request_id,
-            "ts": utc_now(),
-            "request": self.request,
-            "context": self.context.to_dict(),
-            "steps": steps,
-            "outcome": outcome,
-            "latency_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "request_id": self.request_id,
-            "request": self.request,
-            "context": self.context.to_dict(),
-            "steps": [s.to_dict() for s in self.steps],
-            "request_step": None if self.request_step is None else self.request_step.to_dict(),
-            "ranked": self.ranked()[:DEFAULT_RANKED],
-            "menu_tokens": self.menu_tokens,
-            "abstained": self.abstained,
-            "missing": [m.to_dict() for m in self.missing()],
-            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
-            "warnings": list(self.warnings),
-        }
-
-
-def bounded_request(request: str, max_chars: int) -> tuple[str, list[str]]:
-    """The part of `request` the runtime reads, and a warning when it cut the rest: one
-    oversized request must cost milliseconds, not a worker."""
-    if len(request) <= max_chars:
-        return request, []
-    return request[:max_chars], [
-        f"request cut to its first {max_chars} of {len(request)} characters (max_request_chars)"
-    ]
-
-
-def bounded_subgoals(
-    subgoals: Sequence[Subgoal], max_subgoals: int
-) -> tuple[list[Subgoal], list[str]]:
-    """The first `max_subgoals` subgoals, and a warning when there were more."""
-    if len(subgoals) <= max_subgoals:
-        return list(subgoals), []
-    return list(subgoals[:max_subgoals]), [
-        f"{len(subgoals) - max_subgoals} of {len(subgoals)} subgoals dropped (max_subgoals)"
-    ]
-
-
-def rerank_depth(n_steps: int, depth: int, max_pairs: int) -> tuple[int, list[str]]:
-    """Candidates the reranker scores per step so that a request's steps together score
-    at most `max_pairs` pairs (at least one each), and a warning when that is below `depth`."""
-    if n_steps * depth <= max_pairs:
-        return depth, []
-    cut = max(1, max_pairs // max(1, n_steps))
-    return cut, [
-        f"rerank depth cut from {depth} to {cut} for {n_steps} steps (max_rerank_pairs)"
-    ]
-
-
-def dense_retriever(bundle: Bundle, ann_threshold: int) -> VectorSearch:
-    """Exact search below `ann_threshold` tools; above it the bundle's HNSW index (built
-    here, once, when the bundle has none: slow for a large catalog, so export writes it)."""
-    if len(bundle.cards) < ann_threshold:
-        return DenseRetriever(bundle.embeddings)
-    if bundle.ann_path is not None:
-        return ApproximateDense.load(bundle.ann_path, bundle.embeddings)
-    log.warning("%s: %d tools and no ANN index; building one", bundle.root, len(bundle.cards))
-    return ApproximateDense.build(bundle.embeddings)
-
-
-class Selector:
+class Selector(CallFacade):
     """Assembled from a bundle; no per-request state, safe to share across threads."""
 
     def __init__(
@@ -417,29 +177,12 @@ class Selector:
         expect_version: str | None = None,
         public_key: Any = None,
     ) -> Selector:
-        """Verify and load a bundle, with the bi-encoder ready: its graph is checked
-        against the manifest and its session built on a background thread while the cards
-        and indexes load (other models load on first use, checked the same way).
-
-        `expect_version` pins the bundle (any other version is a `BundleError`);
-        `public_key` (a key or PEM path; default `$TOOLSIFT_BUNDLE_PUBLIC_KEY`) requires a
-        valid signature."""
-        manifest, weights = open_bundle(path, expect_version=expect_version, public_key=public_key)
-        params = cls._params(read_runtime(weights.root), reranker, overrides)
-        encoder = cls._make_encoder(weights, params)
-        if isinstance(encoder, OnnxEncoder):
-            encoder.start()
-        selector = cls.from_loaded(
-            read_bundle(manifest, weights),
-            decomposer=decomposer,
-            reranker=reranker,
-            policy=policy,
-            overrides=overrides,
-            encoder=encoder,
+        """Verify and load a bundle (`serving.assembly.open_selector`): `expect_version`
+        pins the bundle, `public_key` requires a valid signature."""
+        return open_selector(
+            cls, path, decomposer=decomposer, reranker=reranker, policy=policy,
+            overrides=overrides, expect_version=expect_version, public_key=public_key,
         )
-        if isinstance(encoder, OnnxEncoder):
-            encoder.wait()
-        return selector
 
     @classmethod
     def from_loaded(
@@ -453,40 +196,11 @@ class Selector:
         bm25: BM25Retriever | None = None,
         encoder: TextEncoder | None = None,
     ) -> Selector:
-        """Assemble from a loaded bundle, or from one whose cards and index rows were
-        changed in memory (the gateway serves the live tools: some dropped, new ones
-        encoded); `bm25`: an index over exactly `bundle.cards` (default: the bundle's)."""
-        params = cls._params(bundle.runtime, reranker, overrides)
-        vocab = DecomposerVocabulary.from_cards(bundle.cards)
-        return cls(
-            bundle,
-            params=params,
-            decomposer=decomposer or make_decomposer(vocab),
-            reranker=cls._make_reranker(bundle, params),
-            policy=policy or RiskPolicy.from_dict(params.policy),
-            encoder=encoder or cls._make_encoder(bundle.weights, params),
-            bm25=bm25 or BM25Retriever.load(bundle.bm25_path),
-            named_connections=vocab.distinctive,
-            menu_policy=load_menu_policy(bundle),
-        )
-
-    @staticmethod
-    def _params(
-        runtime: Mapping[str, Any], reranker: str | None, overrides: Mapping[str, Any] | None
-    ) -> RuntimeParams:
-        params = RuntimeParams.from_dict({**runtime, **(overrides or {})})
-        return params if reranker is None else replace(params, reranker=reranker)
-
-    @staticmethod
-    def _use_onnx(root: Path, params: RuntimeParams) -> bool:
-        """onnx, torch, or auto = onnx when every encoder the bundle has was exported;
-        asking for onnx from a bundle without it fails at load, not mid-request."""
-        models = [p for p in (root / RETRIEVER_DIR, root / RERANKER_DIR) if p.is_dir()]
-        exported = all(has_onnx(p) for p in models)
-        if params.encoder_backend == "onnx" and not exported:
-            raise BundleError(f"{root}: encoder_backend onnx, but no ONNX export in it")
-        return params.encoder_backend == "onnx" or (
-            params.encoder_backend == "auto" and exported
+        """Assemble from a loaded (or in-memory changed) bundle (`serving.assembly.assemble`);
+        `bm25`: an index over exactly `bundle.cards` (default: the bundle's)."""
+        return assemble(
+            cls, bundle, decomposer=decomposer, reranker=reranker, policy=policy,
+            overrides=overrides, bm25=bm25, encoder=encoder,
         )
 
     @classmethod
@@ -494,75 +208,8 @@ class Selector:
         cls, bundle: Bundle, overrides: Mapping[str, Any] | None = None
     ) -> TextEncoder:
         """The encoder a Selector over `bundle` embeds requests with (to share one)."""
-        return cls._make_encoder(bundle.weights, cls._params(bundle.runtime, None, overrides))
+        return bundle_encoder(bundle, overrides)
 
-    @classmethod
-    def _make_encoder(cls, weights: DeferredFiles, params: RuntimeParams) -> TextEncoder:
-        path = weights.root / RETRIEVER_DIR
-        if cls._use_onnx(weights.root, params):
-            return OnnxEncoder(
-                path, weights=params.retriever_weights, threads=params.onnx_threads,
-                check=weights.check,
-            )
-        return Encoder(weights.check(path))
-
-    @classmethod
-    def _make_scorer(cls, bundle: Bundle, params: RuntimeParams, path: Path) -> Scorer:
-        if cls._use_onnx(bundle.root, params):
-            return OnnxPairScorer(
-                path, weights=params.reranker_weights, threads=params.onnx_threads,
-                check=bundle.weights.check,
-            )
-        return PairScorer(bundle.weights.check(path), precision=params.reranker_precision)
-
-    @classmethod
-    def _make_reranker(cls, bundle: Bundle, params: RuntimeParams) -> Reranker:
-        cards = {c.tool_id: c for c in bundle.cards}
-        want = params.reranker
-        if want == "auto":
-            want = (
-                "ltr" if bundle.ltr_path is not None
-                else "cross_encoder" if bundle.reranker_path is not None
-                else "fused"
-            )
-        fused = FusedOrderReranker(n_sources=3, rrf_k=params.rrf_k)
-        if want == "fused":
-            return fused
-        if want == "dense":
-            return DenseOrderReranker(rrf_k=params.rrf_k)
-        if want == "ltr":
-            if bundle.ltr_path is None:
-                raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
-            model, history, columns, calibration = load_ranker(bundle)
-            # a ranker that does not read the cross-encoder's logit never runs it
-            reads_logit = FEATURE_NAMES.index("cross_encoder") in columns
-            return LearnedReranker(
-                cls._cross_encoder(bundle, params, cards) if reads_logit else fused,
-                model,
-                cards,
-                history,
-                columns=columns,
-                calibration=calibration,
-                exploration_rate=params.exploration_rate,
-                exploration_cap=params.exploration_cap,
-            )
-        return cls._cross_encoder(bundle, params, cards)
-
-    @classmethod
-    def _cross_encoder(
-        cls, bundle: Bundle, params: RuntimeParams, cards: Mapping[str, ToolCard]
-    ) -> CrossEncoderReranker:
-        if bundle.reranker_path is None:
-            raise ValueError(
-                f"{bundle.root}: the runtime needs a cross-encoder, the bundle has none"
-            )
-        return CrossEncoderReranker(
-            cls._make_scorer(bundle, params, bundle.reranker_path),
-            cards,
-            prior_weight=params.retrieval_prior,
-            prior_order=params.retrieval_prior_order,
-            rrf_k=params.rrf_k,
-        )
 
     @property
     def ranking_floor(self) -> float:
@@ -728,46 +375,6 @@ class Selector:
             summarize=lambda tool_id: self.cards[tool_id].summary,
         )
 
-    def check_call(
-        self,
-        step: StepResult,
-        tool_id: str,
-        args: Mapping[str, Any],
-        context: SessionContext | Mapping[str, Any] | None,
-        *,
-        active: ActiveSet | None = None,
-    ) -> CallVerdict:
-        """Gate, validate and apply the risk policy to the model's pick for one step."""
-        ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
-        return check_call(
-            tool_id,
-            args,
-            active=active if active is not None else ActiveSet.of(step.menu_ids),
-            cards=self.cards,
-            subgoal=step.subgoal,
-            context=ctx,
-            policy=self.policy,
-        )
-
-    def call(
-        self,
-        step: StepResult,
-        tool_id: str,
-        args: Mapping[str, Any],
-        context: SessionContext | Mapping[str, Any] | None,
-        *,
-        runner: ToolRunner,
-        store: ObservationStore,
-        active: ActiveSet | None = None,
-        limits: ObservationLimits | None = None,
-    ) -> CallOutcome:
-        """Check the model's pick (`check_call`), run it through `runner` only when the
-        verdict is allow, and cap what comes back; the whole result stays in `store`
-        (one store per agent session) behind the observation's handle. `limits`: how much
-        the model sees (default `ObservationLimits()`)."""
-        verdict = self.check_call(step, tool_id, args, context, active=active)
-        return run_call(verdict, args, runner, store=store, limits=limits)
-
     def follow_up(
         self,
         observation_text: str,
@@ -847,7 +454,7 @@ class Selector:
         extra_exact: Sequence[int],
         depth: int,
         intent: float = 0.0,
-    ) -> _RankedStep:
+    ) -> RankedStep:
         """Retrieve, filter and rerank one subgoal, and its no-tool signals: what the
         request-level decision (`abstaining_steps`) reads before any menu is cut."""
         p = self.params
@@ -876,11 +483,11 @@ class Selector:
         # candidate at all is served by nothing
         p_served = (None if model is None or any(is_exact(c) for c in ranked)
                     else model.probability(signals) if ranked else 0.0)
-        return _RankedStep(vector, sel, retrieved, filtered, tuple(lacking), signals, p_served,
+        return RankedStep(vector, sel, retrieved, filtered, tuple(lacking), signals, p_served,
                            depth, (time.perf_counter() - t) * 1e3)
 
     def _finish_one(
-        self, step: _RankedStep, ctx: SessionContext, *, abstain: bool, shared_ms: float
+        self, step: RankedStep, ctx: SessionContext, *, abstain: bool, shared_ms: float
     ) -> StepResult:
         """Cut the menu (empty when the step abstains), look up what the session lacks,
         disclose."""
