@@ -45,7 +45,14 @@ from serving.model.selection import (
 )
 from serving.model.text import request_text
 from serving.results import DEFAULT_RANKED, INTENT_COLUMN, Discovery, RankedStep, StepResult
-from serving.stages.abstain import Abstention, abstaining_steps, step_signals
+from serving.stages.abstain import (
+    EMPTY_MENU,
+    abstaining_steps,
+    no_tool_reason,
+    served_nowhere,
+    served_probability,
+    step_signals,
+)
 from serving.stages.disclose import disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
 from serving.stages.intent import IntentScorer, intent_scorer
@@ -478,11 +485,9 @@ class Selector(CallFacade):
         connected = [a for a in named_products(subgoal, self.named_connections)
                      if a not in lacking]
         signals = step_signals(subgoal, ranked, connected, self._bm25.vocab, intent)
-        model = self.menu_policy.no_tool
-        # a step that names a tool exactly is never the model's to decide; one with no
-        # candidate at all is served by nothing
-        p_served = (None if model is None or any(is_exact(c) for c in ranked)
-                    else model.probability(signals) if ranked else 0.0)
+        p_served = served_probability(self.menu_policy.no_tool, signals,
+                                      names_tool=any(is_exact(c) for c in ranked),
+                                      has_candidates=bool(ranked))
         return RankedStep(vector, sel, retrieved, filtered, tuple(lacking), signals, p_served,
                            depth, (time.perf_counter() - t) * 1e3)
 
@@ -496,13 +501,13 @@ class Selector(CallFacade):
         floor = self.ranking_floor
         ranked = sel.candidates
         shortlist = tuple(c for c in ranked if c.score >= floor or is_exact(c))[: p.menu_size]
-        abstention = self.no_tool_reason(step.p_served, lacking) if abstain else None
+        abstention = no_tool_reason(step.p_served, lacking) if abstain else None
         cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
                        abstain=abstain, keep_best=self.menu_policy.no_tool is not None,
                        caution_bar=p.caution_bar, no_writes=bool(lacking))
         sel = run_stages(sel, [("menu", cut)])
         if abstention is None and not sel.candidates:
-            abstention = Abstention("no tool in this session cleared the relevance bar")
+            abstention = EMPTY_MENU
         t = time.perf_counter()
         missing = self.missing_access(subgoal, step.vector, ctx, sel.candidates, lacking,
                                       step.depth, intent=float(step.signals[INTENT_COLUMN]))
@@ -531,16 +536,6 @@ class Selector(CallFacade):
             abstention=abstention,
             missing=missing,
         )
-
-    @staticmethod
-    def no_tool_reason(p_served: float | None, lacking: Sequence[str]) -> Abstention:
-        """Why a step the no-tool model abstains on has no menu. `lacking`: the products
-        it names that the session lacks (said in the reason; reported as missing whatever
-        the decision, since a product name can also be a common word)."""
-        why = "no tool in this session fits this step"
-        if lacking:
-            why += f" (it names {', '.join(lacking)}: not connected)"
-        return Abstention(why, p_served)
 
     def missing_access(
         self,
@@ -571,11 +566,10 @@ class Selector(CallFacade):
                                    named_connections=self.named_connections)),
         ]
         outside = run_stages(Selection(subgoal), stages).candidates
-        model = self.menu_policy.no_tool
-        if not lacking and model is not None and outside and model.probability(
-            step_signals(subgoal, outside, named_products(subgoal, self.named_connections),
-                         self._bm25.vocab, intent)
-        ) < model.threshold:
+        open_signals = step_signals(
+            subgoal, outside, named_products(subgoal, self.named_connections),
+            self._bm25.vocab, intent) if outside else None
+        if not lacking and served_nowhere(self.menu_policy.no_tool, open_signals):
             return ()  # nothing would serve it with every connection either
         # compared within the open lookup, where both sides are scored against the same
         # candidates (a tool's relevance depends on what it competes with); the read bar

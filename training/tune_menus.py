@@ -51,7 +51,12 @@ import numpy as np
 from serving.model.config import RuntimeParams
 from serving.model.schema import LabeledQuery, ToolCard
 from serving.model.selection import Candidate
-from serving.stages.abstain import SIGNAL_NAMES, NoToolModel, abstaining_steps
+from serving.stages.abstain import (
+    SIGNAL_NAMES,
+    NoToolModel,
+    abstaining_steps,
+    served_probabilities,
+)
 from serving.stages.logistic import fit_logistic
 from serving.stages.menu_policy import MenuBars, MenuPolicy, cut_menu, is_exact
 from training.core.params import ParamsError, load_params, optional, read_section
@@ -178,10 +183,9 @@ def step_decisions(model: NoToolModel | None, rows: Sequence[Replayed]) -> list[
         if model is None or not r.signals:
             out.append([False] * len(r.signals))
             continue
-        probs = model.probabilities(np.array(r.signals))
-        ps = [None if any(is_exact(c) for c in sl) else float(p)
-              for sl, p in zip(r.shortlists, probs, strict=True)]
-        out.append(abstaining_steps(ps, model))
+        named = [any(is_exact(c) for c in sl) for sl in r.shortlists]
+        out.append(abstaining_steps(served_probabilities(model, np.array(r.signals), named),
+                                    model))
     return out
 
 

@@ -7,6 +7,12 @@ an object or a product of the session. `NoToolModel` is a logistic regression ov
 (`serving.stages.logistic`), fit and thresholded on validation steps by the `tune_menus` stage;
 below its threshold the step abstains ("no tool fits") instead of offering a menu that
 invites the model to improvise. A step that names a tool exactly never abstains.
+
+The whole rule lives here, read the same by the runtime and by the offline replays that
+fit and judge it: each step's P(served) (`served_probability`), the request-level
+decision (`abstaining_steps`), the reasons a step has no menu (`no_tool_reason`,
+`EMPTY_MENU`), and whether a missing connection would serve it (`served_nowhere`). The
+menu cut of a served step is `serving.stages.menu_policy`'s.
 """
 
 from __future__ import annotations
@@ -191,6 +197,26 @@ class NoToolModel:
             raise ValueError(f"no-tool model: missing or malformed field ({err})") from None
 
 
+def served_probability(
+    model: NoToolModel | None, signals: np.ndarray, *, names_tool: bool, has_candidates: bool
+) -> float | None:
+    """One step's P(served) as the decision reads it: None (not the model's to decide)
+    without a model or when the step names a tool exactly; 0 when no candidate is left
+    (nothing serves it); else the model's probability of its `step_signals`."""
+    if model is None or names_tool:
+        return None
+    return model.probability(signals) if has_candidates else 0.0
+
+
+def served_probabilities(
+    model: NoToolModel, signals: np.ndarray, names_tool: Sequence[bool]
+) -> list[float | None]:
+    """`served_probability` of each row of a request's steps (every step with candidates,
+    as the offline replays record them), in one call to the model."""
+    probs = model.probabilities(signals)
+    return [None if named else float(p) for named, p in zip(names_tool, probs, strict=True)]
+
+
 def abstaining_steps(p_served: Sequence[float | None], model: NoToolModel) -> list[bool]:
     """Which steps of one request abstain, given each step's P(served) (None: the model
     does not decide it, e.g. it names a tool exactly, and it never abstains): all of
@@ -198,3 +224,25 @@ def abstaining_steps(p_served: Sequence[float | None], model: NoToolModel) -> li
     if all(p is not None and p < model.threshold for p in p_served):
         return [True] * len(p_served)
     return [p is not None and p < model.step_bar for p in p_served]
+
+
+def no_tool_reason(p_served: float | None, lacking: Sequence[str]) -> Abstention:
+    """Why a step the no-tool model abstains on has no menu. `lacking`: the products it
+    names that the session lacks (said in the reason; reported as missing whatever the
+    decision, since a product name can also be a common word)."""
+    why = "no tool in this session fits this step"
+    if lacking:
+        why += f" (it names {', '.join(lacking)}: not connected)"
+    return Abstention(why, p_served)
+
+
+# a step the model served whose menu the bars left empty
+EMPTY_MENU = Abstention("no tool in this session cleared the relevance bar")
+
+
+def served_nowhere(model: NoToolModel | None, open_signals: np.ndarray | None) -> bool:
+    """Whether a step would go unserved with every connection open too (`open_signals`:
+    its signals over the open lookup; None: nothing found there), so naming a missing
+    connection would send the user to connect something that does not help."""
+    return (model is not None and open_signals is not None
+            and model.probability(open_signals) < model.threshold)

@@ -19,7 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from serving.stages.abstain import SIGNAL_NAMES, NoToolModel, abstaining_steps
+from serving.stages.abstain import (
+    SIGNAL_NAMES,
+    NoToolModel,
+    abstaining_steps,
+    served_probabilities,
+)
 from serving.stages.menu_policy import is_exact
 
 INTENT = SIGNAL_NAMES.index("request_intent")
@@ -100,9 +105,7 @@ def abstains(model: NoToolModel, rows: Sequence[ReplayedRequest],
         if not r.texts:
             out.append(True)
             continue
-        probs = model.probabilities(x)
-        ps = [None if e else float(p) for e, p in zip(r.exact, probs, strict=True)]
-        out.append(all(abstaining_steps(ps, model)))
+        out.append(all(abstaining_steps(served_probabilities(model, x, r.exact), model)))
     return np.array(out, dtype=bool)
 
 
