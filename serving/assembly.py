@@ -1,5 +1,5 @@
 """How a `Selector` is built from a bundle: its runtime params, the encoder (torch or
-ONNX), the reranker the runtime asks for, and the dense search.
+ONNX), the reranker the runtime asks for, and the retrievers (`RETRIEVERS`, by name).
 
 Plain functions that take the class to build (`open_selector`, `assemble`), so this module
 never imports `serving.selector`; `Selector.from_bundle` and `Selector.from_loaded`
@@ -41,11 +41,43 @@ from serving.stages.rerank import (
     LearnedReranker,
     Reranker,
 )
-from serving.stages.retrieve import BM25Retriever, DenseRetriever, VectorSearch
+from serving.stages.retrieve import (
+    BM25Retriever,
+    CapabilityRetriever,
+    DenseRetriever,
+    DenseSource,
+    Retriever,
+    VectorSearch,
+)
 
 log = logging.getLogger(__name__)
 
 S = TypeVar("S")
+
+# What builds one retriever: the bundle, the runtime params and the bundle's BM25 index
+# (loaded once; the no-tool signals read its vocabulary too).
+RetrieverFactory = Callable[[Bundle, RuntimeParams, BM25Retriever], Retriever]
+
+# The retrievers every selector runs, by name, in fusion order: each candidate carries
+# `rank_<name>` for those that found it. A new retriever is one class with `retrieve`
+# and one entry here (docs/serving.md). The learned ranker reads the built-in ranks
+# only: a new one weighs in through fusion until the ranker is retrained with it.
+RETRIEVERS: dict[str, RetrieverFactory] = {
+    "dense": lambda bundle, params, bm25: DenseSource(
+        dense_retriever(bundle, params.ann_threshold)
+    ),
+    "bm25": lambda bundle, params, bm25: bm25,
+    "capability": lambda bundle, params, bm25: CapabilityRetriever(
+        bundle.capabilities, len(bundle.cards)
+    ),
+}
+
+
+def build_retrievers(
+    bundle: Bundle, params: RuntimeParams, bm25: BM25Retriever
+) -> dict[str, Retriever]:
+    """Every registered retriever over this bundle, in `RETRIEVERS` order."""
+    return {name: make(bundle, params, bm25) for name, make in RETRIEVERS.items()}
 
 
 def open_selector(
@@ -171,7 +203,7 @@ def make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
             else "cross_encoder" if bundle.reranker_path is not None
             else "fused"
         )
-    fused = FusedOrderReranker(n_sources=3, rrf_k=params.rrf_k)
+    fused = FusedOrderReranker(n_sources=len(RETRIEVERS), rrf_k=params.rrf_k)
     if want == "fused":
         return fused
     if want == "dense":

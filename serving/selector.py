@@ -22,7 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from serving.assembly import assemble, bundle_encoder, dense_retriever, open_selector
+from serving.assembly import (
+    assemble,
+    build_retrievers,
+    bundle_encoder,
+    dense_retriever,
+    open_selector,
+)
 from serving.bounds import bounded_request, bounded_subgoals, rerank_depth
 from serving.bundle.encoder import TextEncoder
 from serving.bundle.files import Bundle
@@ -73,7 +79,6 @@ from serving.stages.rerank import (
 from serving.stages.retrieve import (
     AccessIndex,
     BM25Retriever,
-    CapabilityRetriever,
     ExactNameMatcher,
     FuseStage,
     RetrieveStage,
@@ -127,9 +132,8 @@ class Selector(CallFacade):
         self._ids = [c.tool_id for c in bundle.cards]
         self._rows = {tool_id: row for row, tool_id in enumerate(self._ids)}
         self._access = AccessIndex(bundle.cards)
-        self._dense = dense_retriever(bundle, params.ann_threshold)
         self._bm25 = bm25
-        self._capability = CapabilityRetriever(bundle.capabilities, len(bundle.cards))
+        self._retrievers = build_retrievers(bundle, params, bm25)
         self._exact = ExactNameMatcher(bundle.cards)
         if named_connections is None:
             named_connections = DecomposerVocabulary.from_cards(bundle.cards).distinctive
@@ -432,9 +436,7 @@ class Selector(CallFacade):
             (
                 "retrieve",
                 RetrieveStage(
-                    self._dense,
-                    self._bm25,
-                    self._capability,
+                    self._retrievers,
                     self._ids,
                     vector,
                     mask,
@@ -446,7 +448,8 @@ class Selector(CallFacade):
             (
                 "fuse",
                 FuseStage(
-                    self._rows, self._ids, self._exact, p.rrf_k, p.n_fused, extra_exact=extra_exact
+                    self._rows, self._ids, self._exact, p.rrf_k, p.n_fused,
+                    extra_exact=extra_exact, sources=tuple(self._retrievers),
                 ),
             ),
         ]

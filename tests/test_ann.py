@@ -46,7 +46,7 @@ def test_selector_uses_the_index_at_the_threshold(fixture_bundle):
 
     exact = Selector.from_bundle(fixture_bundle)
     approx = Selector.from_bundle(fixture_bundle, overrides={"ann_threshold": 1})
-    assert isinstance(exact._dense, DenseRetriever)
-    assert isinstance(approx._dense, ApproximateDense)
+    assert isinstance(exact._retrievers["dense"].index, DenseRetriever)
+    assert isinstance(approx._retrievers["dense"].index, ApproximateDense)
     request = "list the commits on the main branch"
     assert exact.discover(request).ranked() == approx.discover(request).ranked()

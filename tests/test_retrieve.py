@@ -10,6 +10,7 @@ from serving.stages.retrieve import (
     BM25Retriever,
     CapabilityRetriever,
     DenseRetriever,
+    DenseSource,
     ExactNameMatcher,
     FuseStage,
     RetrieveStage,
@@ -156,7 +157,9 @@ def test_retrieve_and_fuse_stages_give_the_fused_order_and_time_themselves(cards
     subgoal = Subgoal("check the rollout of k8s.get_pod_logs", ("get",), ("rollout",))
     exact = ExactNameMatcher(cards)
     stages = [
-        ("retrieve", RetrieveStage(dense, bm25, capability, ids, vector, mask, 5)),
+        ("retrieve", RetrieveStage(
+            {"dense": DenseSource(dense), "bm25": bm25, "capability": capability},
+            ids, vector, mask, 5)),
         ("fuse", FuseStage({t: r for r, t in enumerate(ids)}, ids, exact, k=60, n=6)),
     ]
     sel = run_stages(Selection(subgoal), stages)
@@ -173,3 +176,38 @@ def test_retrieve_and_fuse_stages_give_the_fused_order_and_time_themselves(cards
     ranks = {k: v for k, v in sel.candidates[1].scores.items() if k.startswith("rank_")}
     assert ranks == want[1][2]
     assert list(sel.timings_ms) == ["retrieve", "fuse"] and min(sel.timings_ms.values()) >= 0
+
+
+class PinnedRetriever:
+    """A fourth retriever, as a team would add one (a "tools this team pinned" list): one
+    class with `retrieve`, one entry in `serving.assembly.RETRIEVERS`."""
+
+    def __init__(self, row: int) -> None:
+        self.row = row
+
+    def retrieve(self, query, mask, n):
+        return [(self.row, 1.0)] if mask[self.row] and n > 0 else []
+
+
+def test_a_registered_retriever_is_run_ranked_and_fused(fixture_bundle, monkeypatch):
+    from serving.assembly import RETRIEVERS
+    from serving.selector import Selector
+
+    subgoal = Subgoal("list the commits on the main branch")
+    before = Selector.from_bundle(fixture_bundle)
+    fused = {c.tool_id: c for c in before.candidates(subgoal, SessionContext())}
+    pinned = max(fused, key=lambda t: fused[t].scores["rank_dense"])  # dense's last
+    row = before._rows[pinned]
+    monkeypatch.setitem(RETRIEVERS, "pinned", lambda bundle, params, bm25: PinnedRetriever(row))
+
+    after = Selector.from_bundle(fixture_bundle)
+    got = {c.tool_id: c for c in after.candidates(subgoal, SessionContext())}
+    assert [t for t, c in got.items() if "rank_pinned" in c.scores] == [pinned]
+    assert got[pinned].scores["rank_pinned"] == 1.0
+    # fusion adds 1 / (k + rank) for the new list, rank 1, and nothing to the others
+    k = after.params.rrf_k
+    assert got[pinned].score == pytest.approx(fused[pinned].score + 1 / (k + 1))
+    assert all(got[t].score == fused[t].score for t in got if t != pinned)
+    assert after.discover("list the commits on the main branch").ranked()  # end to end
+    # the fused order's relevance is out of what four lists can give
+    assert Selector.from_bundle(fixture_bundle, reranker="fused").reranker.n_sources == 4

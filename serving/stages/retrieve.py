@@ -1,5 +1,11 @@
 """Retrieval per subgoal: dense, BM25 and capability match, fused by reciprocal rank.
 
+Every retriever answers one call, `retrieve(query, mask, n) -> Hits` (`Retriever`): the
+best n rows for a subgoal (its text, operations, entities and embedding in one
+`RetrievalQuery`), best first. `RetrieveStage` holds them by name and `FuseStage` fuses
+their orders, so a new retriever is one class and one registration
+(`serving.assembly.RETRIEVERS`; docs/serving.md shows one).
+
 The session's static predicates (connections, scopes, env) arrive as a boolean row mask
 that every retriever applies to its scores *before* taking its top-n, so a tool the
 session cannot call never takes a slot from one it can.
@@ -78,11 +84,38 @@ def access_problem(card: ToolCard, ctx: SessionContext) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class RetrievalQuery:
+    """What a retriever may read of one subgoal: its text, operations and entities, and
+    its embedding by the bundle's encoder."""
+
+    subgoal: Subgoal
+    vector: np.ndarray
+
+
+class Retriever(Protocol):
+    """One source of candidates: the best `n` rows inside `mask` for `query`, as
+    (row, score) best first. Scores are on the retriever's own scale: fusion reads the
+    order only (`rrf_fuse`); a row outside the mask is never returned."""
+
+    def retrieve(self, query: RetrievalQuery, mask: np.ndarray, n: int) -> Hits: ...
+
+
 class VectorSearch(Protocol):
     """Dense top-n inside a mask: exact (`DenseRetriever`) or
     `serving.stages.ann.ApproximateDense`."""
 
     def search(self, query_vector: np.ndarray, mask: np.ndarray, n: int) -> Hits: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DenseSource:
+    """The `Retriever` over a dense index: the query's embedding against the cards'."""
+
+    index: VectorSearch
+
+    def retrieve(self, query: RetrievalQuery, mask: np.ndarray, n: int) -> Hits:
+        return self.index.search(query.vector, mask, n)
 
 
 class DenseRetriever:
@@ -178,6 +211,9 @@ class BM25Retriever:
             return []
         return top_n(scores.astype(np.float32, copy=False), mask, n, min_score=0.0)
 
+    def retrieve(self, query: RetrievalQuery, mask: np.ndarray, n: int) -> Hits:
+        return self.search(query.subgoal.text, mask, n)
+
 
 class CapabilityRetriever:
     """Rows whose entities match the subgoal's, boosted when the operation matches too."""
@@ -202,6 +238,9 @@ class CapabilityRetriever:
                 scores[rows] += 1.0
         scores[entity_hits == 0] = 0.0  # an operation alone matches hundreds of tools
         return top_n(scores, mask, n, min_score=0.0)
+
+    def retrieve(self, query: RetrievalQuery, mask: np.ndarray, n: int) -> Hits:
+        return self.search(query.subgoal, mask, n)
 
 
 class ExactNameMatcher:
@@ -281,23 +320,22 @@ def rrf_fuse(
 
 # --- the retrieve and fuse stages ------------------------------------------------------
 
-SOURCES = ("dense", "bm25", "capability")  # the retrievers, in fusion order
+SOURCES = ("dense", "bm25", "capability")  # the built-in retrievers, in fusion order
 RAW_SCORES = ("score_dense", "score_bm25")  # retriever scores a candidate carries past fusion
 
 
 @dataclass(frozen=True, slots=True)
 class RetrieveStage:
-    """Stage `retrieve`: the three retrievers for one subgoal, inside the session's mask
+    """Stage `retrieve`: every retriever for one subgoal, inside the session's mask
     (narrowed to the subgoal's best domains when a router is given).
 
-    Out: every tool any retriever found, one candidate each with `rank_<source>` (1 =
-    best) for every source that found it; `FuseStage` orders them. Built per subgoal:
-    `vector` is the subgoal's embedding and `mask` the session's rows.
+    Out: every tool any retriever found, one candidate each with `rank_<name>` (1 = best)
+    for every retriever that found it, and the dense cosine and BM25 score where those
+    found it; `FuseStage` orders them. Built per subgoal: `vector` is the subgoal's
+    embedding and `mask` the session's rows.
     """
 
-    dense: VectorSearch
-    bm25: BM25Retriever
-    capability: CapabilityRetriever
+    retrievers: Mapping[str, Retriever]  # by name, in fusion order
     ids: Sequence[str]  # row -> tool id
     vector: np.ndarray
     mask: np.ndarray
@@ -309,22 +347,18 @@ class RetrieveStage:
         mask = self.mask
         if self.router is not None:
             mask = mask & self.router.mask(self.vector, self.route_domains)
-        rankings: dict[str, Hits] = {
-            "dense": self.dense.search(self.vector, mask, self.n),
-            "bm25": self.bm25.search(sel.subgoal.text, mask, self.n),
-            "capability": self.capability.search(sel.subgoal, mask, self.n),
-        }
+        query = RetrievalQuery(sel.subgoal, self.vector)
         ranks: dict[int, dict[str, float]] = {}
-        for source, hits in rankings.items():
-            for rank, (row, _score) in enumerate(hits, start=1):
-                ranks.setdefault(row, {})[f"rank_{source}"] = float(rank)
-        # the dense cosine and the BM25 score too: how close a tool is, not only its place
-        # in a list (the no-tool decision reads both, `serving.stages.abstain`)
-        for source in ("dense", "bm25"):
-            for row, score in rankings[source]:
-                ranks[row][f"score_{source}"] = float(score)
-        found = tuple(Candidate(self.ids[row], 0.0, r) for row, r in ranks.items())
-        return replace(sel, candidates=found)
+        for source, retriever in self.retrievers.items():
+            for rank, (row, score) in enumerate(retriever.retrieve(query, mask, self.n), 1):
+                found = ranks.setdefault(row, {})
+                found[f"rank_{source}"] = float(rank)
+                # how close a tool is, not only its place in a list (the no-tool
+                # decision reads both, `serving.stages.abstain`)
+                if f"score_{source}" in RAW_SCORES:
+                    found[f"score_{source}"] = float(score)
+        found_tools = tuple(Candidate(self.ids[row], 0.0, r) for row, r in ranks.items())
+        return replace(sel, candidates=found_tools)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +375,7 @@ class FuseStage:
     k: int
     n: int
     extra_exact: Sequence[int] = ()  # rows named in the request but in no subgoal
+    sources: Sequence[str] = SOURCES  # the retrievers' names, in fusion order
 
     def __call__(self, sel: Selection) -> Selection:
         rankings = self.rankings(sel.candidates)
@@ -364,10 +399,10 @@ class FuseStage:
         return replace(sel, candidates=candidates)
 
     def rankings(self, candidates: Sequence[Candidate]) -> dict[str, Hits]:
-        """The per-source rankings the retrieve stage's candidates carry, in `SOURCES` order."""
-        ranked: dict[str, list[tuple[float, int]]] = {source: [] for source in SOURCES}
+        """The per-source rankings the retrieve stage's candidates carry, in `sources` order."""
+        ranked: dict[str, list[tuple[float, int]]] = {source: [] for source in self.sources}
         for cand in candidates:
-            for source in SOURCES:
+            for source in self.sources:
                 rank = cand.scores.get(f"rank_{source}")
                 if rank is not None:
                     ranked[source].append((rank, self.rows[cand.tool_id]))

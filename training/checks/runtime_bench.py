@@ -44,6 +44,7 @@ from serving.stages.retrieve import (
     BM25Retriever,
     CapabilityRetriever,
     DenseRetriever,
+    DenseSource,
     RetrieveStage,
 )
 from training.core.metrics_io import write_metrics
@@ -223,7 +224,8 @@ def synthetic_retrieval(
         for name, dense in (("exact", DenseRetriever(embeddings)), ("hnsw", ann)):
             ms, overlap = [], []
             for text, vector in zip(texts, vectors, strict=True):
-                stage = RetrieveStage(dense, bm25, capability, ids, vector, mask, n)
+                sources = {"dense": DenseSource(dense), "bm25": bm25, "capability": capability}
+                stage = RetrieveStage(sources, ids, vector, mask, n)
                 t0 = time.perf_counter()
                 stage(Selection(Subgoal(text=text)))
                 ms.append((time.perf_counter() - t0) * 1e3)
