@@ -26,7 +26,7 @@ Not events, only counted: an `execute_tool` span with another below it before an
 span (one call seen by several layers: the agent's MCP client span, the gateway's MCP
 server span, the gateway's own span; the innermost stands for the call); the toolsift
 gateway's meta-tools; calls the gateway refused before they ran (`toolsift.call.outcome`
-in `serving.calls.otel.NOT_RUN_OUTCOMES`), which its native trace does not count either.
+in `serving.operations.otel.NOT_RUN_OUTCOMES`), which its native trace does not count either.
 
 Bad input is reported as `file:line: field: problem` (the line the span's export starts
 on; the span's JSON path in the export as the field), skipped, counted and quarantined: a
@@ -48,9 +48,9 @@ from pathlib import Path
 from typing import Any
 
 from serving.calls.gate import SEARCH_TOOLS_NAME
-from serving.calls.otel import NOT_RUN_OUTCOMES, OUTCOME_ATTRIBUTE
 from serving.model.io import InputError, LineError, parse_json_line
 from serving.model.schema import FieldError, ToolCard, Trace
+from serving.operations.otel import NOT_RUN_OUTCOMES, OUTCOME_ATTRIBUTE
 
 TOOL_OPERATION = "execute_tool"
 REQUEST_OPERATIONS = ("invoke_agent", "chat")

@@ -32,7 +32,6 @@ from serving.assembly import (
 from serving.bounds import bounded_request, bounded_subgoals, rerank_depth
 from serving.bundle.encoder import TextEncoder
 from serving.bundle.files import Bundle
-from serving.calls import otel
 from serving.calls.facade import CallFacade
 from serving.calls.gate import SearchTools
 from serving.calls.observe import follow_ups
@@ -50,6 +49,7 @@ from serving.model.selection import (
     run_stages,
 )
 from serving.model.text import request_text
+from serving.operations import otel
 from serving.results import DEFAULT_RANKED, INTENT_COLUMN, Discovery, RankedStep, StepResult
 from serving.stages.abstain import (
     EMPTY_MENU,
@@ -256,7 +256,7 @@ class Selector(CallFacade):
         """Decompose `request`, then retrieve, filter and rerank per subgoal. Raises
         `TypeError` naming the argument for a request that is not a string or a context
         of the wrong shape. A `toolsift.discover` span when the host traces
-        (`serving.calls.otel`)."""
+        (`serving.operations.otel`)."""
         with otel.discover_span() as span:
             discovery = self._discover(request, context)
             span.record(discovery, bundle_version=self.bundle.manifest.bundle_version)

@@ -37,9 +37,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from serving.calls.diagnose import CLASSES, TraceRecord, classify, diagnose
 from serving.cli import app, main
 from serving.model.io import load_queries
+from serving.operations.diagnose import CLASSES, TraceRecord, classify, diagnose
 
 DAY1, DAY2 = "2025-06-01T09:", "2025-06-02T14:"
 

@@ -1,4 +1,4 @@
-"""OpenTelemetry out (`serving.calls.otel`): the discover span on the fixture bundle, caught
+"""OpenTelemetry out (`serving.operations.otel`): the discover span on the fixture bundle, caught
 by the SDK's in-memory exporter; nothing imported or changed without OpenTelemetry; the
 `--otel` provider's OTLP/HTTP export, received by a local endpoint (otlp_receiver.py); the
 gateway's `execute_tool` span, in process: the real gateway and selector, fake downstream
@@ -19,7 +19,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, StatusCode
 
-from serving.calls import otel
+from serving.operations import otel
 from serving.selector import Selector
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,7 +97,7 @@ class Blocker:
         if name.split('.')[0] == 'opentelemetry':
             raise ImportError(f'{name} is blocked: the runtime must not need it')
 sys.meta_path.insert(0, Blocker())
-from serving.calls import otel
+from serving.operations import otel
 from serving.selector import Selector
 selector = Selector.from_bundle(sys.argv[1])
 found = selector.discover('list the commits on the main branch').ranked()
@@ -172,11 +172,11 @@ def test_a_gateway_call_emits_an_execute_tool_span_in_the_genai_conventions(
     fixture_bundle, fixture_cards
 ):
     from serving.bundle.files import load_bundle
-    from serving.calls import otel
     from serving.gateway.config import parse_config
     from serving.gateway.handlers import Gateway
     from serving.gateway.index import LiveIndex
     from serving.gateway.registry import Registry, Route
+    from serving.operations import otel
 
     cards = {c.tool_id: c for c in fixture_cards if c.server in GATEWAY_SERVERS}
     registry = Registry(cards=cards, routes={t: Route("main", t) for t in cards})

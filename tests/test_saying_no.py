@@ -24,13 +24,13 @@ from serving.stages.logistic import fit_logistic
 from serving.stages.menu_policy import MENU_POLICY_FILE, MenuBars, MenuPolicy, cut_menu
 from serving.stages.missing_access import missing_access
 from training.evaluation.variants import ModelCache, Variant, variant_selector
+from training.no_tool.operating_point import choose_threshold
 from training.tune_menus import (
     Params,
     Replayed,
     SharedCuts,
     choose_bars,
     choose_step_threshold,
-    choose_threshold,
     menu_curve,
     menu_point,
     replay_overrides,

@@ -60,6 +60,7 @@ from serving.stages.abstain import (
 from serving.stages.logistic import fit_logistic
 from serving.stages.menu_policy import MenuBars, MenuPolicy, cut_menu, is_exact
 from training.core.params import ParamsError, load_params, optional, read_section
+from training.no_tool.operating_point import choose_threshold, threshold_curve
 
 log = logging.getLogger(__name__)
 SECTION = "tune_menus"
@@ -153,25 +154,6 @@ def request_scores(model: NoToolModel, rows: Sequence[Replayed]) -> np.ndarray:
     return np.array([
         float(model.probabilities(np.array(r.signals)).max()) if r.signals else 0.0 for r in rows
     ])
-
-
-def choose_threshold(served: np.ndarray, max_false: float) -> float:
-    """The highest threshold at which at most `max_false` of the requests with gold
-    abstain (`served`: their best step probabilities; abstain = below the threshold)."""
-    if served.size == 0:
-        return 0.0
-    ordered = np.sort(served)
-    return float(ordered[int(np.floor(max_false * served.size))])
-
-
-def threshold_curve(served: np.ndarray, none: np.ndarray) -> list[dict[str, float]]:
-    """False abstention (with gold) and abstain rate (no tool) at thresholds 0..1."""
-    return [
-        {"threshold": float(t),
-         "false_abstain": float(np.mean(served < t)) if served.size else 0.0,
-         "abstain_rate": float(np.mean(none < t)) if none.size else 0.0}
-        for t in np.linspace(0.0, 1.0, 41)
-    ]
 
 
 def step_decisions(model: NoToolModel | None, rows: Sequence[Replayed]) -> list[list[bool]]:

@@ -16,7 +16,7 @@ from rich.text import Text
 from serving.cli.root import console, literal, write_err
 
 if TYPE_CHECKING:
-    from serving.calls.diagnose import Diagnosis
+    from serving.operations.diagnose import Diagnosis
 
 def diagnose_command(
     traces: Annotated[
@@ -49,8 +49,8 @@ def diagnose_command(
     no suitable tool, not retrieved or cut, quarantined, not connected, denied, invoked
     wrongly, declined or dry run, downstream error, tool error, returned too little. Bad
     lines are named (file:line) and skipped."""
-    from serving.calls.diagnose import BUCKETS, TraceRecord, diagnose
     from serving.model.io import load_jsonl, load_queries
+    from serving.operations.diagnose import BUCKETS, TraceRecord, diagnose
 
     if by not in BUCKETS:  # before reading a large file
         raise ValueError(f"--by: {by!r} is not {' or '.join(BUCKETS)}")
@@ -112,7 +112,7 @@ def _print_diagnosis(report: Diagnosis, *, top: int) -> None:
     losses = report.losses
     if losses is None:
         return
-    from serving.calls.diagnose import STAGE_LOSSES
+    from serving.operations.diagnose import STAGE_LOSSES
 
     console.print(literal(
         f"labeled: {losses.n_matched} of {losses.n_queries} queries asked in the traces "

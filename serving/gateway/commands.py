@@ -73,7 +73,7 @@ def serve(
     if reload_interval <= 0:
         raise ValueError(f"--reload-interval: {reload_interval} is not > 0")
     if otel:
-        from serving.calls.otel import configure_otlp
+        from serving.operations.otel import configure_otlp
 
         configure_otlp("toolsift-gateway")
     opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger, traces=traces,

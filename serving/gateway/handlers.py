@@ -24,7 +24,6 @@ from typing import Any
 
 import mcp_types as types
 
-from serving.calls import otel
 from serving.calls.gate import GATE_HINT, SEARCH_TOOLS_DEFINITION, SEARCH_TOOLS_NAME
 from serving.calls.observe import UnknownHandleError, canonical_json, cap_observation
 from serving.calls.policy import Decision
@@ -38,6 +37,7 @@ from serving.gateway.session import SessionState
 from serving.model.config import utc_now
 from serving.model.selection import SessionContext, Subgoal, resolve_connections
 from serving.model.text import estimate_tokens
+from serving.operations import otel
 from serving.selector import Discovery, Selector
 from serving.stages.disclose import discovery_line, full_schema
 
@@ -251,7 +251,7 @@ class Gateway:
         call_id: str | None = None,
     ) -> dict[str, Any]:
         """Gate, validate, apply the policy, then (when allowed) call downstream. An
-        `execute_tool` span when the host traces (`serving.calls.otel`); `call_id`: the
+        `execute_tool` span when the host traces (`serving.operations.otel`); `call_id`: the
         model's tool-call id, when the caller knows it (MCP does not carry one)."""
         card = self.registry.cards.get(tool_id)
         origin = state.origin(tool_id)

@@ -8,7 +8,7 @@ Both are ridge logistic regressions (`serving.stages.logistic`):
   no-tool requests and public requests whose tool the catalog lacks, on a subset of
   `SIGNAL_NAMES` whose scale does not move with the catalog, its threshold the highest at
   which at most `max_false` of the fit side's served requests abstain
-  (`training.tune_menus.choose_threshold`).
+  (`training.no_tool.operating_point.choose_threshold`).
 `judge_fold` fits both without one source group and judges that group and the judge
 half's served requests, which neither fit saw.
 """
@@ -23,8 +23,8 @@ import numpy as np
 from serving.stages.abstain import SIGNAL_NAMES, NoToolModel
 from serving.stages.intent import RequestIntent
 from serving.stages.logistic import fit_logistic
+from training.no_tool.operating_point import choose_threshold
 from training.no_tool.replay import ReplayedRequest, abstains, best_step, with_intent
-from training.tune_menus import choose_threshold
 
 
 @dataclass(frozen=True, slots=True)
