@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,6 +151,14 @@ class Discovery:
         """`ranked` restricted to the tools on some step's menu: what a search offers."""
         on_menu = {t for s in self.steps for t in s.menu_ids}
         return [t for t in self.ranked() if t in on_menu]
+
+    def search_hits(self, limit: int, among: Container[str] | None = None) -> list[str]:
+        """What a `search_tools` call offers, for the selector's meta-tool and the gateway
+        alike: the menus' tools in request order (a tool no menu kept never pads a
+        search, and a search that abstains offers nothing), those in `among` only (e.g.
+        the tools the gateway serves, quarantine aside), at most `limit`."""
+        found = [t for t in self.menu_ranked() if among is None or t in among]
+        return found[:limit]
 
     def trace_record(
         self,

@@ -375,9 +375,10 @@ class Selector(CallFacade):
         *,
         limit: int | None = None,
     ) -> list[str]:
-        """Discovery for the `search_tools` meta-tool: the widened menu for a free query."""
-        found = self.discover(request_text(query, "query"), context).ranked()
-        return found[: limit or self.params.menu_size * 2]
+        """Discovery for the `search_tools` meta-tool: what the menus for a free query
+        offer (`Discovery.search_hits`, as the gateway's search answers)."""
+        discovery = self.discover(request_text(query, "query"), context)
+        return discovery.search_hits(limit or self.params.menu_size * 2)
 
     def search_tools_tool(self, context: SessionContext | Mapping[str, Any] | None) -> SearchTools:
         """The `search_tools` meta-tool bound to this session (same predicates as discovery)."""

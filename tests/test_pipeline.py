@@ -342,9 +342,15 @@ def test_trace_record_round_trips_into_training_events(selector):
     assert traces_from_record(result.trace_record()) == []
 
 
-def test_search_tools_widens(selector):
-    found = selector.search_tools("post a message to slack", {"connections": ["slack", "teams"]})
-    assert "slack.post_message" in found and "teams.post_message" in found
+def test_search_tools_offers_what_the_menus_keep_as_the_gateway_does(selector):
+    ctx = {"connections": ["slack", "teams"]}
+    assert selector.search_tools("post a message", ctx) == [
+        "slack.post_message", "teams.post_message"
+    ]
+    # teams ranks next, but no menu kept it: it never pads a search naming slack
+    named = selector.discover("post a message to slack", ctx)
+    assert named.ranked()[:2] == ["slack.post_message", "teams.post_message"]
+    assert selector.search_tools("post a message to slack", ctx) == ["slack.post_message"]
 
 
 def test_import_serving_pulls_no_offline_stack():

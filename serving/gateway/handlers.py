@@ -174,9 +174,9 @@ class Gateway:
             return {"error": "busy", "tool_id": SEARCH_TOOLS_NAME, "reason": err.why,
                     "retry_after_s": err.retry_after_s,
                     "hint": f"the gateway is at capacity: retry in {err.retry_after_s:g} s"}, False
-        # the menus' tools only: a tool no step's menu kept is never padding for a search
-        found = [t for t in discovery.menu_ranked() if t in self.registry.cards]
-        found = found[: min(self.params.search_limit, self.params.active_set_size)]
+        found = discovery.search_hits(
+            min(self.params.search_limit, self.params.active_set_size), self.registry.cards
+        )
         changed = state.activate(found, discovery)
         tools = []
         for tool_id in found:
