@@ -173,8 +173,14 @@ class Selector(CallFacade):
             menu_policy=self.menu_policy,
         )
         if intent is not None:
-            swapped._intent, swapped._intent_resolved = intent, True
+            swapped.use_intent(intent)
         return swapped
+
+    def use_intent(self, scorer: IntentScorer) -> None:
+        """Read the request intent with `scorer`, already resolved (`intent_scorer`) for
+        this selector's bundle, e.g. with its encoder batched or cached, instead of
+        resolving the head on first use."""
+        self._intent, self._intent_resolved = scorer, True
 
     @classmethod
     def from_bundle(

@@ -109,9 +109,8 @@ class LiveIndex:
 
     def _share_intent(self, selector: Selector) -> None:
         """With batching on, give `selector` the request-intent head resolved once here,
-        its second encoder batched. The Selector resolves the head itself on first use
-        and has no argument to pass one in, so this sets the two attributes it resolves
-        (only where its no-tool model reads the head: elsewhere it never loads one)."""
+        its second encoder batched (only where its no-tool model reads the head:
+        elsewhere it never loads one)."""
         model = selector.menu_policy.no_tool
         if not self.batching.enabled or (model is not None
                                          and "request_intent" not in model.signals):
@@ -124,8 +123,7 @@ class LiveIndex:
             if scorer.encoder is not None:
                 scorer = IntentScorer(scorer.head, self._batched("intent", scorer.encoder))
             self._intent = scorer
-        selector._intent = self._intent
-        selector._intent_resolved = True
+        selector.use_intent(self._intent)
 
     def _embed(self, cards: list[ToolCard]) -> Mapping[str, np.ndarray]:
         missing = {_key(c): c.index_text() for c in cards if _key(c) not in self._vectors}
