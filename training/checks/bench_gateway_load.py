@@ -143,7 +143,25 @@ def report(result: dict) -> str:
                             for name, b in r.get("batches", {}).items()) or "unbatched"
         lines.append(f"| {r['sessions']} | {r['p50_ms']} | {r['p95_ms']} | {r['max_ms']} | "
                      f"{r['searches_per_s']} | {r['busy']} | {r['errors']} | {batches} |")
+    stop = result.get("shutdown_s")
+    lines += ["", "Stopped with SIGTERM afterwards: " + (
+        f"exited in {stop} s." if stop is not None else "still up after 30 s, killed.")]
     return "\n".join(lines) + "\n"
+
+
+def stop_gateway(proc: subprocess.Popen[bytes], grace_s: float = 30.0) -> float | None:
+    """SIGTERM, as an operator stops it: the seconds it took to exit, or None when it was
+    still up after `grace_s` and had to be killed (the report says so)."""
+    t0 = time.perf_counter()
+    proc.terminate()
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        print(f"the gateway ignored SIGTERM for {grace_s:g} s: killed", file=sys.stderr)
+        proc.kill()
+        proc.wait()
+        return None
+    return round(time.perf_counter() - t0, 2)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -183,9 +201,9 @@ def main(argv: list[str] | None = None) -> None:
                 levels.append({**level, "batches": batch_sizes(before, gateway_stats(url))})
                 print(json.dumps(levels[-1]), file=sys.stderr, flush=True)
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            shutdown_s = stop_gateway(proc)
     result = {"levels": levels, "calls_per_session": args.calls, "gateway": config["gateway"],
+              "shutdown_s": shutdown_s,
               "runtime": runtime,
               "cpu_count": os.cpu_count(), "load_avg_before": load_before,
               "queries": str(args.queries)}
