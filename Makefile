@@ -6,7 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # CPU installs pin torch to the local CPU wheel; GPU users: make CONSTRAINTS= (see README).
 CONSTRAINTS ?= constraints-cpu.txt
-PYTEST_ARGS ?= -m "not slow"
+# one worker per core, idle workers steal queued tests (the suite's cost is a few long
+# pipeline tests among ~1,000 short ones); PYTEST_ARGS=-m "not slow" runs it serially
+PYTEST_ARGS ?= -m "not slow" -n auto --dist worksteal
 
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -59,8 +61,9 @@ loop: $(STAMP)
 	PATH=$(VENV)/bin:$$PATH $(PY) -m training.loop.run loop/params.yaml data/demo \
 		metrics/loop.json reports/loop.md plots/loop.png
 
+# one BLAS/OpenMP thread per worker: workers x threads <= cores, as in the gateway
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest $(PYTEST_ARGS)
 
 # the property-based suite runs many more examples here (tests/conftest.py profiles)
 test-all: $(STAMP)
