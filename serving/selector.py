@@ -154,13 +154,15 @@ class Selector(CallFacade):
         reranker: Reranker | None = None,
         encoder: TextEncoder | None = None,
         intent: IntentScorer | None = None,
+        menu_policy: MenuPolicy | None = None,
     ) -> Selector:
         """This selector with some models swapped and everything else kept (params,
         decomposer, risk and menu policy, BM25 index, named connections): a variant
         rebuilt field by field drops whatever field it forgets. `intent`: the
         request-intent head already resolved (`intent_scorer`) for this selector's
         bundle and encoder, e.g. with its encoder behind a shared cache; None: resolved
-        on first use, as usual."""
+        on first use, as usual. `menu_policy`: the bars and no-tool model to use instead
+        of the bundle's."""
         swapped = Selector(
             self.bundle if bundle is None else bundle,
             params=self.params,
@@ -170,7 +172,7 @@ class Selector(CallFacade):
             encoder=self.encoder if encoder is None else encoder,
             bm25=self._bm25,
             named_connections=self.named_connections,
-            menu_policy=self.menu_policy,
+            menu_policy=self.menu_policy if menu_policy is None else menu_policy,
         )
         if intent is not None:
             swapped.use_intent(intent)

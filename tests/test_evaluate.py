@@ -422,3 +422,16 @@ def test_wrapped_selectors_share_one_intent_head_and_keep_its_signals(fixture_bu
     want = [s.signals for s in plain.discover(request).steps]
     assert [s.signals for s in first.discover(request).steps] == want
     assert [s.signals for s in second.discover(request).steps] == want
+
+
+def test_a_cold_start_variant_runs_the_bundle_with_the_stock_policy(fixture_bundle):
+    from serving.selector import Selector
+    from serving.stages.menu_policy import stock_menu_policy
+    from training.evaluation.variants import variant_selector
+
+    base = Selector.from_bundle(fixture_bundle)
+    assert base.menu_policy.no_tool is None  # the fixture bundle is exported without one
+    variant = Variant.parse(f"first=cold_start:{fixture_bundle}")
+    cold = variant_selector(variant, base)
+    assert cold.menu_policy == stock_menu_policy() and cold.menu_policy.no_tool is not None
+    assert cold.bundle.root == base.bundle.root

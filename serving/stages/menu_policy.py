@@ -175,3 +175,8 @@ class MenuPolicy:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+
+
+def stock_menu_policy() -> MenuPolicy:
+    """The policy the package ships for stock bundles (`STOCK_MENUS`)."""
+    return MenuPolicy.from_dict(json.loads(STOCK_MENUS.read_text(encoding="utf-8")))

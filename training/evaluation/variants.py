@@ -15,15 +15,16 @@ from serving.bundle.encoder import Encoder, Scorer, TextEncoder
 from serving.model.config import RERANKERS, RuntimeParams
 from serving.selector import Selector
 from serving.stages.intent import IntentScorer, intent_scorer
+from serving.stages.menu_policy import stock_menu_policy
 from serving.stages.rerank import CrossEncoderReranker, LearnedReranker
 
-VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime")
+VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime", "cold_start")
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
     name: str
-    kind: str  # reranker | retriever | bundle | runtime
+    kind: str  # reranker | retriever | bundle | runtime | cold_start
     arg: str
 
     def overrides(self) -> dict[str, Any]:
@@ -40,7 +41,9 @@ class Variant:
 
     @classmethod
     def parse(cls, spec: str) -> Variant:
-        """`NAME=KIND:ARG`, e.g. `fused=reranker:fused`, `stock=bundle:bundles/base`."""
+        """`NAME=KIND:ARG`, e.g. `fused=reranker:fused`, `stock=bundle:bundles/base`;
+        `cold_start:BUNDLE`: that bundle with the package's stock menu policy, as
+        `bundle from-servers` exports a team's first bundle."""
         name, sep, rest = spec.partition("=")
         kind, sep2, arg = rest.partition(":")
         if not (sep and sep2 and name and arg) or kind not in VARIANT_KINDS:
@@ -165,6 +168,9 @@ def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None 
         return cache.wrap(swapped)
     if variant.kind == "bundle":
         return cache.wrap(Selector.from_bundle(variant.arg))
+    if variant.kind == "cold_start":
+        stock = Selector.from_bundle(variant.arg)
+        return cache.wrap(stock.with_models(menu_policy=stock_menu_policy()))
     if variant.kind == "runtime":
         swapped = Selector.from_bundle(
             base.bundle.root, decomposer=base.decomposer, overrides=variant.overrides()
