@@ -160,7 +160,8 @@ def test_retrieve_and_fuse_stages_give_the_fused_order_and_time_themselves(cards
         ("retrieve", RetrieveStage(
             {"dense": DenseSource(dense), "bm25": bm25, "capability": capability},
             ids, vector, mask, 5)),
-        ("fuse", FuseStage({t: r for r, t in enumerate(ids)}, ids, exact, k=60, n=6)),
+        ("fuse", FuseStage({t: r for r, t in enumerate(ids)}, ids, exact, k=60, n=6,
+                           sources=("dense", "bm25", "capability"))),
     ]
     sel = run_stages(Selection(subgoal), stages)
 

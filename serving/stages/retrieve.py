@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -320,7 +320,6 @@ def rrf_fuse(
 
 # --- the retrieve and fuse stages ------------------------------------------------------
 
-SOURCES = ("dense", "bm25", "capability")  # the built-in retrievers, in fusion order
 RAW_SCORES = ("score_dense", "score_bm25")  # retriever scores a candidate carries past fusion
 
 
@@ -350,12 +349,13 @@ class RetrieveStage:
         query = RetrievalQuery(sel.subgoal, self.vector)
         ranks: dict[int, dict[str, float]] = {}
         for source, retriever in self.retrievers.items():
+            # the dense cosine and the BM25 score too: how close a tool is, not only its
+            # place in a list (the no-tool decision reads both, `serving.stages.abstain`)
+            keeps_score = f"score_{source}" in RAW_SCORES
             for rank, (row, score) in enumerate(retriever.retrieve(query, mask, self.n), 1):
                 found = ranks.setdefault(row, {})
                 found[f"rank_{source}"] = float(rank)
-                # how close a tool is, not only its place in a list (the no-tool
-                # decision reads both, `serving.stages.abstain`)
-                if f"score_{source}" in RAW_SCORES:
+                if keeps_score:
                     found[f"score_{source}"] = float(score)
         found_tools = tuple(Candidate(self.ids[row], 0.0, r) for row, r in ranks.items())
         return replace(sel, candidates=found_tools)
@@ -375,7 +375,8 @@ class FuseStage:
     k: int
     n: int
     extra_exact: Sequence[int] = ()  # rows named in the request but in no subgoal
-    sources: Sequence[str] = SOURCES  # the retrievers' names, in fusion order
+    # the retrievers' names in fusion order: the retrieve stage's (`RETRIEVERS`' keys)
+    sources: Sequence[str] = field(kw_only=True)
 
     def __call__(self, sel: Selection) -> Selection:
         rankings = self.rankings(sel.candidates)
