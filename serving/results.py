@@ -38,6 +38,9 @@ class StepResult:
     signals: tuple[float, ...] = ()  # `serving.stages.abstain.step_signals`, SIGNAL_NAMES order
     abstention: Abstention | None = None  # why the menu is empty, when it is
     missing: tuple[MissingAccess, ...] = ()  # what the session lacks for better tools
+    # the first `PAIR_TOP` reranked tools, which the `pair_served` signal reads (the
+    # offline replays refit the pair head on them)
+    pair_tools: tuple[str, ...] = ()
 
     @property
     def menu_ids(self) -> list[str]:
@@ -96,6 +99,9 @@ class RankedStep:
     p_served: float | None  # the no-tool model's; None: it does not decide this step
     depth: int
     decide_ms: float
+    # the whole request's stock embedding, which the pair head reads (None: no pair head)
+    request_vector: np.ndarray | None = None
+    pair_tools: tuple[str, ...] = ()  # the first reranked tools, which `pair_served` reads
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,7 +61,7 @@ from serving.stages.abstain import (
 )
 from serving.stages.disclose import disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
-from serving.stages.intent import IntentScorer, intent_scorer
+from serving.stages.intent import PAIR_TOP, IntentScorer, intent_scorer
 from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact
 from serving.stages.missing_access import (
     MissingAccess,
@@ -287,9 +287,10 @@ class Selector(CallFacade):
         warnings += cut + shallow
         for warning in warnings:
             log.warning("discover: %s", warning)
-        steps = self.select(subgoals, ctx, request=request, depth=depth)
+        steps, request_vector = self._select(subgoals, ctx, request=request, depth=depth)
         request_step = (
-            self.select([whole], ctx, request=request, depth=depth)[0] if whole else None
+            self._select([whole], ctx, request=request, depth=depth,
+                         request_vector=request_vector)[0][0] if whole else None
         )
         return Discovery(
             request_id=uuid.uuid4().hex,
@@ -331,12 +332,25 @@ class Selector(CallFacade):
     ) -> list[StepResult]:
         """Run retrieval to disclosure for given subgoals (batch-encoding them once);
         `depth`: candidates reranked per subgoal (default `rerank_depth`)."""
+        return self._select(subgoals, ctx, request=request, depth=depth)[0]
+
+    def _select(
+        self,
+        subgoals: Sequence[Subgoal],
+        ctx: SessionContext,
+        *,
+        request: str = "",
+        depth: int | None = None,
+        request_vector: np.ndarray | None = None,
+    ) -> tuple[list[StepResult], np.ndarray | None]:
+        """`select`, and the request's stock vector the pair head read (given back so the
+        whole-request step reuses it)."""
         if not subgoals:
-            return []
+            return [], request_vector
         t0 = time.perf_counter()
         mask = self._access.mask(ctx)
         vectors = self.encoder.encode([s.text for s in subgoals])
-        intents = self.request_intents(subgoals, vectors)
+        intents, request_vector = self.stock_signals(subgoals, vectors, request, request_vector)
         t_shared = (time.perf_counter() - t0) * 1e3 / len(subgoals)
         exact_in_request = self._exact.match(request) if request else []
         placed = {r for s in subgoals for r in self._exact.match(s.text)}
@@ -350,6 +364,7 @@ class Selector(CallFacade):
                 extra_exact=orphans if i == 0 else [],
                 depth=self.params.rerank_depth if depth is None else depth,
                 intent=float(intent),
+                request_vector=request_vector,
             )
             for i, (sg, vec, intent) in enumerate(zip(subgoals, vectors, intents, strict=True))
         ]
@@ -357,24 +372,65 @@ class Selector(CallFacade):
         abstains = (abstaining_steps([r.p_served for r in ranked], model) if model is not None
                     else [False] * len(ranked))
         return [self._finish_one(r, ctx, abstain=a, shared_ms=t_shared)
-                for r, a in zip(ranked, abstains, strict=True)]
+                for r, a in zip(ranked, abstains, strict=True)], request_vector
 
-    def request_intents(self, subgoals: Sequence[Subgoal], vectors: np.ndarray) -> np.ndarray:
-        """The request-intent head's logit per subgoal (`serving.stages.intent`): computed
-        when the no-tool model reads it, or when there is no model (the signals are traced
-        and `tune_menus` fits on them); zeros when no head or encoder is at hand."""
-        model = self.menu_policy.no_tool
-        if model is not None and "request_intent" not in model.signals:
-            return np.zeros(len(subgoals))
+    def intent(self) -> IntentScorer | None:
+        """The request-intent head and the encoder it reads, resolved on first use (None,
+        with a warning once, when there is none)."""
         if not self._intent_resolved:
             self._intent, why = intent_scorer(self.bundle, self.encoder,
                                               threads=self.params.onnx_threads)
             self._intent_resolved = True
             if self._intent is None:
-                log.warning("the request-intent signal is off (0 for every step): %s", why)
-        if self._intent is None:
-            return np.zeros(len(subgoals))
-        return self._intent.logits([s.text for s in subgoals], vectors)
+                log.warning("the request-intent signals are off (0 for every step): %s", why)
+        return self._intent
+
+    def stock_signals(
+        self, subgoals: Sequence[Subgoal], vectors: np.ndarray, request: str = "",
+        request_vector: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The request-intent head's logit per subgoal and the whole request's stock vector
+        for the pair head (`serving.stages.intent`; None without a request or a pair head,
+        and each step is then its own request): computed when the no-tool model reads
+        them, or when there is no model (the signals are traced and `tune_menus` fits on
+        them); zeros and None when no head or encoder is at hand. One encoder call embeds
+        the subgoals and the request."""
+        model = self.menu_policy.no_tool
+        reads = ("request_intent", "pair_served") if model is None else model.signals
+        scorer = (self.intent() if {"request_intent", "pair_served"} & set(reads) else None)
+        if scorer is None:
+            return np.zeros(len(subgoals)), None
+        texts = [s.text for s in subgoals]
+        request = request.strip()
+        wants_request = (request_vector is None and bool(request) and "pair_served" in reads
+                         and scorer.head.pair_weights is not None)
+        if scorer.encoder is None:  # the retriever is the stock encoder: reuse its vectors
+            stock = vectors
+            if wants_request:
+                request_vector = (vectors[texts.index(request)] if request in texts
+                                  else self.encoder.encode([request])[0])
+        else:
+            extra = [request] if wants_request and request not in texts else []
+            stock = scorer.encoder.encode(texts + extra)
+            if wants_request:
+                request_vector = stock[-1] if extra else stock[texts.index(request)]
+            stock = stock[: len(texts)]
+        intents = (scorer.head.logits(stock) if "request_intent" in reads
+                   else np.zeros(len(subgoals)))
+        return intents, request_vector
+
+    def pair_served(self, request_vector: np.ndarray | None, tops: Sequence[str]) -> float:
+        """The pair head's best logit of the request against the tools `tops` (a step's
+        first `PAIR_TOP` reranked); 0 without a request vector, a pair head or tools."""
+        scorer = self._intent
+        if (request_vector is None or scorer is None or scorer.head.pair_weights is None
+                or not tops):
+            return 0.0
+        if scorer.encoder is None:  # a stock bundle: its own embeddings are the cards'
+            cards = self.bundle.embeddings[[self._rows[t] for t in tops]]
+        else:
+            cards = scorer.card_vectors([self.cards[t] for t in tops])
+        return float(scorer.head.pair_logits(request_vector, cards).max())
 
     def search_tools(
         self,
@@ -473,6 +529,7 @@ class Selector(CallFacade):
         extra_exact: Sequence[int],
         depth: int,
         intent: float = 0.0,
+        request_vector: np.ndarray | None = None,
     ) -> RankedStep:
         """Retrieve, filter and rerank one subgoal, and its no-tool signals: what the
         request-level decision (`abstaining_steps`) reads before any menu is cut."""
@@ -496,12 +553,25 @@ class Selector(CallFacade):
         lacking = unconnected_products(subgoal, self.named_connections, ctx)
         connected = [a for a in named_products(subgoal, self.named_connections)
                      if a not in lacking]
-        signals = step_signals(subgoal, ranked, connected, self._bm25.vocab, intent)
+        # a step cut from no request (a follow-up) is its own request
+        own = request_vector if request_vector is not None else self._own_vector(subgoal, vector)
+        pair_tools = tuple(c.tool_id for c in ranked[:PAIR_TOP])
+        pair = self.pair_served(own, pair_tools)
+        signals = step_signals(subgoal, ranked, connected, self._bm25.vocab, intent, pair)
         p_served = served_probability(self.menu_policy.no_tool, signals,
                                       names_tool=any(is_exact(c) for c in ranked),
                                       has_candidates=bool(ranked))
         return RankedStep(vector, sel, retrieved, filtered, tuple(lacking), signals, p_served,
-                           depth, (time.perf_counter() - t) * 1e3)
+                          depth, (time.perf_counter() - t) * 1e3, own, pair_tools)
+
+    def _own_vector(self, subgoal: Subgoal, vector: np.ndarray) -> np.ndarray | None:
+        """The step's own stock vector, for a step without a request (None when no pair
+        head is at hand)."""
+        scorer, model = self._intent, self.menu_policy.no_tool
+        if (scorer is None or scorer.head.pair_weights is None
+                or (model is not None and "pair_served" not in model.signals)):
+            return None
+        return vector if scorer.encoder is None else scorer.encoder.encode([subgoal.text])[0]
 
     def _finish_one(
         self, step: RankedStep, ctx: SessionContext, *, abstain: bool, shared_ms: float
@@ -522,7 +592,8 @@ class Selector(CallFacade):
             abstention = EMPTY_MENU
         t = time.perf_counter()
         missing = self.missing_access(subgoal, step.vector, ctx, sel.candidates, lacking,
-                                      step.depth, intent=float(step.signals[INTENT_COLUMN]))
+                                      step.depth, intent=float(step.signals[INTENT_COLUMN]),
+                                      request_vector=step.request_vector)
         missing_ms = (time.perf_counter() - t) * 1e3
 
         # disclosure renders the menu for the prompt (not a Selection -> Selection stage)
@@ -547,6 +618,7 @@ class Selector(CallFacade):
             signals=tuple(float(x) for x in step.signals),
             abstention=abstention,
             missing=missing,
+            pair_tools=step.pair_tools,
         )
 
     def missing_access(
@@ -559,6 +631,7 @@ class Selector(CallFacade):
         depth: int,
         *,
         intent: float = 0.0,
+        request_vector: np.ndarray | None = None,
     ) -> tuple[MissingAccess, ...]:
         """What the session lacks for tools that fit better than anything it can call:
         looked up only when the session restricts access and the step abstained, names a
@@ -580,7 +653,9 @@ class Selector(CallFacade):
         outside = run_stages(Selection(subgoal), stages).candidates
         open_signals = step_signals(
             subgoal, outside, named_products(subgoal, self.named_connections),
-            self._bm25.vocab, intent) if outside else None
+            self._bm25.vocab, intent,
+            self.pair_served(request_vector, [c.tool_id for c in outside[:PAIR_TOP]]),
+        ) if outside else None
         if not lacking and served_nowhere(self.menu_policy.no_tool, open_signals):
             return ()  # nothing would serve it with every connection either
         # compared within the open lookup, where both sides are scored against the same

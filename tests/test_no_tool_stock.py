@@ -11,9 +11,10 @@ import pytest
 
 from serving.stages.abstain import SIGNAL_NAMES
 from serving.stages.intent import PROBE, IntentError, RequestIntent
-from training.no_tool.fit import IntentExample, fit_policy, judge_fold
+from serving.stages.logistic import LogisticFit
+from training.no_tool.fit import IntentExample, PairData, fit_policy, judge_fold, pair_column
 from training.no_tool.public_requests import load_requests, source_group
-from training.no_tool.replay import INTENT, ReplayedRequest, abstains, with_intent
+from training.no_tool.replay import INTENT, PAIR, ReplayedRequest, abstains, with_intent
 
 
 def test_source_groups_join_the_files_of_one_directory():
@@ -144,3 +145,100 @@ def test_the_stock_model_threshold_keeps_the_served_fit_side():
     with pytest.raises(ValueError, match="served and no-tool"):
         fit_policy(rows[:10], [r.signals for r in rows[:10]], ["top_cosine"], l2=1.0,
                    max_false=0.1)
+
+
+def test_the_pair_head_round_trips_and_a_head_without_one_still_reads(tmp_path):
+    probe = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    pair = np.array([1.0, 0.0, 0.0, 0.0, -1.0, 0.0], dtype=np.float32)
+    head = RequestIntent(np.zeros(3, dtype=np.float32), 0.0, probe, (), pair, 0.1)
+    # u = e0, v = (0.6, 0.8, 0): u * v = (0.6, 0, 0), |u - v| = (0.4, 0.8, 0)
+    got = head.pair_logits(np.array([1.0, 0.0, 0.0]), np.array([[0.6, 0.8, 0.0], [1, 0, 0]]))
+    np.testing.assert_allclose(got, [0.6 - 0.8 + 0.1, 1.0 - 0.0 + 0.1], atol=1e-6)
+    head.save(tmp_path / "h.json.gz")
+    again = RequestIntent.load(tmp_path / "h.json.gz")
+    np.testing.assert_array_equal(again.pair_weights, pair)
+    assert again.pair_bias == pytest.approx(0.1)
+    # a head of format 1 (no pair head) still loads and scores every pair 0
+    (tmp_path / "v1.json.gz").write_bytes(gzip.compress(json.dumps(
+        {"format_version": 1, "probe": [1, 0], "weights": [1, 2], "bias": 0}).encode()))
+    old = RequestIntent.load(tmp_path / "v1.json.gz")
+    assert old.pair_weights is None and old.pair_logits(np.ones(2), np.ones((3, 2))).tolist() == [
+        0, 0, 0]
+    (tmp_path / "bad.json.gz").write_bytes(gzip.compress(json.dumps(
+        {"format_version": 2, "probe": [1, 0], "weights": [1, 2], "bias": 0,
+         "pair_weights": [1, 2, 3]}).encode()))
+    with pytest.raises(IntentError, match="pair weights"):
+        RequestIntent.load(tmp_path / "bad.json.gz")
+
+
+def _pair_row(qid, group, served, half, request, tops, gold=(), catalog="c"):
+    x = np.zeros((len(tops), len(SIGNAL_NAMES)))
+    return ReplayedRequest(catalog, qid, group, served, half, x,
+                           tuple(request if len(tops) == 1 else f"{request}#{i}"
+                                 for i in range(len(tops))),
+                           tuple(False for _ in tops), request=request, tops=tuple(tops),
+                           gold=tuple(gold))
+
+
+def test_the_pair_column_is_each_steps_best_tool_by_hand():
+    data = PairData.build({"r": np.array([1.0, 0.0])},
+                          {"c": {"a": np.array([1.0, 0.0]), "b": np.array([0.0, 1.0])}})
+    head = LogisticFit(np.array([2.0, 0.0, 0.0, -1.0]), -0.5)  # 2 u0 v0 - |u1 - v1| - 0.5
+    row = _pair_row("q", "g", False, "fit", "r", [("b", "a"), ("b",), ()])
+    # step 1: max(a: 2 - 0 - 0.5, b: 0 - 1 - 0.5); step 2: b alone; step 3: no tool -> 0
+    np.testing.assert_allclose(pair_column(head, [row], data)[0], [1.5, -1.5, 0.0])
+    x = with_intent([row], {t: 0.0 for t in row.texts}, [np.array([1.5, -1.5, 0.0])])[0]
+    assert x[:, PAIR].tolist() == [1.5, -1.5, 0.0]
+
+
+def test_a_fold_with_the_pair_head_reads_the_request_against_its_tools():
+    # every request looks alike to the intent head and every top cosine is the same: only
+    # the pair (request and tool pointing the same way) tells served from not
+    rng = np.random.default_rng(1)
+    unit = np.eye(4)
+    vectors = {PROBE: unit[3]}
+    cards = {"c": {f"t{k}": unit[k] for k in range(3)}}
+    examples, rows = [], []
+    for i in range(60):
+        for group, served in (("tools", True), ("chat", False), ("math", False)):
+            k = i % 3
+            text = f"{group}-{i}"
+            # a served request points at its gold tool; the others across it
+            base = unit[k] if served else unit[(k + 1) % 3]
+            vectors[text] = base + 0.1 * rng.normal(size=4)
+            examples.append(IntentExample(text, True, group))
+            examples.append(IntentExample(f"other-{group}-{i}", False, "filler"))
+            vectors[f"other-{group}-{i}"] = rng.normal(size=4)
+            half = "judge" if served and i % 2 else "fit"
+            rows.append(_pair_row(text, group, served, half, text, [(f"t{k}",)],
+                                  gold=(f"t{k}",) if served else ()))
+    fold = judge_fold("math", examples, rows, vectors, vectors[PROBE], ["pair_served"],
+                      l2_intent=1.0, l2=1.0, max_false=0.0, provenance={},
+                      pairs=PairData.build({r.request: vectors[r.request] for r in rows}, cards),
+                      l2_pair=1.0)
+    assert fold.head.pair_weights is not None and fold.head.pair_weights.shape == (8,)
+    assert fold.abstain == {"c": 1.0} and fold.false_abstain["c"] <= 0.1
+
+
+def test_the_runtime_pair_signal_reads_the_whole_request_against_each_steps_first_tools(
+        fixture_bundle):
+    from serving.selector import Selector
+    from serving.stages.intent import PAIR_TOP
+
+    selector = Selector.from_bundle(fixture_bundle, overrides={"menu_policy": False})
+    scorer = selector.intent()
+    assert scorer is not None
+    weights = np.random.default_rng(0).normal(size=2 * len(scorer.head.probe))
+    selector.use_intent(replace(scorer, head=replace(
+        scorer.head, pair_weights=weights.astype(np.float32), pair_bias=0.5)))
+    found = selector.discover("list the recent commits of the repo and post them to the "
+                              "slack channel")
+    assert len(found.steps) >= 2  # each step reads the request, not its own text
+    request = scorer.stock_vectors([found.request.strip()], selector.encoder)[0]
+    for step in found.steps:
+        assert 0 < len(step.pair_tools) <= PAIR_TOP
+        cards = scorer.stock_vectors([selector.cards[t].index_text() for t in step.pair_tools],
+                                     selector.encoder)
+        expected = replace(scorer.head, pair_weights=weights, pair_bias=0.5).pair_logits(
+            request, cards).max()
+        assert step.signals[PAIR] == pytest.approx(expected, abs=0.05)

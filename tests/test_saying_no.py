@@ -132,7 +132,7 @@ def test_step_signals_by_hand():
         _c("a.y", 0.2, score_dense=0.5, rank_dense=2, rank_bm25=2),
         _c("b.z", 0.1, score_bm25=1.0, rank_bm25=3),
     ]
-    got = dict(zip(SIGNAL_NAMES, step_signals(sg, ranked, ["a"], {"list", "commit"}, 1.5),
+    got = dict(zip(SIGNAL_NAMES, step_signals(sg, ranked, ["a"], {"list", "commit"}, 1.5, -0.5),
                    strict=True))
     assert got == pytest.approx({
         "top_relevance": 0.8, "second_relevance": 0.2, "top_cosine": 0.7,
@@ -141,6 +141,7 @@ def test_step_signals_by_hand():
         "capability_hits": math.log1p(1), "has_operation": 1.0, "has_entity": 1.0,
         "names_session_product": 1.0, "catalog_words": 1.0, "unknown_words": 0.0,
         "request_intent": 1.5,  # the head's logit, passed through
+        "pair_served": -0.5,  # the pair head's best logit, passed through
     })
     empty = step_signals(Subgoal("hello"), [])
     assert empty[SIGNAL_NAMES.index("top_cosine")] == -1.0

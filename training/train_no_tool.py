@@ -4,10 +4,11 @@
         --bundle demo=bundles/base --served demo=data/demo/valid.jsonl:data/demo/eval.jsonl
         --bundle stb=bundles/stb_base --served stb=data/stb/eval.jsonl [--public DIR]
 
-(`make no-tool-model` runs it.) Two things ship: the request-intent head
-(`serving/stages/data/request_intent.json.gz`, the `request_intent` signal every bundle
-can compute) and the stock menu policy (`serving/stages/data/stock_menus.json`) that
-`bundle from-servers` exports, so the first bundle a team gets says no.
+(`make no-tool-model` runs it.) Two things ship: the request-intent and pair heads
+(`serving/stages/data/request_intent.json.gz`: the `request_intent` and `pair_served`
+signals every bundle can compute) and the stock menu policy
+(`serving/stages/data/stock_menus.json`) that `bundle from-servers` exports, so the
+first bundle a team gets says no.
 
 Requests come from public sets read in place (`--public`, default
 ../shared/benchmarks/no_tool; never copied in) and from each catalog's labeled requests
@@ -52,6 +53,7 @@ class Params:
     signals: tuple[str, ...]  # the stock model's signals: scales that hold across catalogs
     l2: float  # ridge of the stock model
     l2_intent: float  # ridge of the request-intent head
+    l2_pair: float  # ridge of the pair head (standardised slopes)
     max_false_abstain: float  # fit-side served requests that may abstain
 
     def __post_init__(self) -> None:
@@ -60,7 +62,8 @@ class Params:
         unknown = [s for s in self.signals if s not in SIGNAL_NAMES]
         if not self.signals or unknown:
             raise ParamsError(f"{SECTION}.signals: unknown {unknown}; known {SIGNAL_NAMES}")
-        if not 0.0 <= self.max_false_abstain < 1.0 or self.l2 < 0 or self.l2_intent < 0:
+        if (not 0.0 <= self.max_false_abstain < 1.0 or self.l2 < 0 or self.l2_intent < 0
+                or self.l2_pair < 0):
             raise ParamsError(f"{SECTION}: max_false_abstain in [0, 1), l2s >= 0")
 
 
@@ -125,12 +128,14 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from serving.bundle.cached_encoder import CachedEncoder
     from serving.bundle.encoder import Encoder, stock_model_path
+    from serving.bundle.files import EMBEDDINGS
     from serving.model.io import load_catalog
     from serving.stages.abstain import SIGNAL_NAMES
     from serving.stages.intent import PROBE
+    from serving.stages.logistic import LogisticFit
     from serving.stages.menu_policy import MenuPolicy
     from training.core.metrics_io import write_metrics
-    from training.no_tool.fit import IntentExample, judge_fold
+    from training.no_tool.fit import IntentExample, PairData, judge_fold, pair_column
     from training.no_tool.public_requests import load_requests
     from training.no_tool.replay import abstains, cached_replay, with_intent
 
@@ -147,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     own_no_tool = named(args.no_tool, "--no-tool")
     rows, served_steps = [], []
+    card_vectors: dict[str, dict[str, np.ndarray]] = {}
     n_absent: dict[str, int] = {}
     for catalog, bundle in sorted(bundles.items()):
         fit_path, _, judge_path = served_files[catalog].partition(":")
@@ -169,11 +175,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         served = {q.query_id: bool(q.gold) for q, _ in labeled} | dict.fromkeys(
             (r.query_id for r in no_tool), False)
         got = cached_replay(Path(args.cache) / "no_tool_replay", bundle, requests,
-                            catalog=catalog, group=group, served=served, half=half)
+                            catalog=catalog, group=group, served=served, half=half,
+                            gold={q.query_id: tuple(q.gold) for q, _ in labeled})
         rows += got
         served_steps += [t for r in got if r.served and r.half == "fit" for t in r.texts]
         # public requests whose tool this catalog lacks: here no tool serves them either
-        servers = {c.server for c in load_catalog(Path(bundle) / "cards.jsonl").items}
+        cards = load_catalog(Path(bundle) / "cards.jsonl").items
+        # a stock bundle's dense rows are the stock encoder's card vectors (the pair head's)
+        card_vectors[catalog] = dict(zip(
+            (c.tool_id for c in cards),
+            np.load(Path(bundle) / EMBEDDINGS, allow_pickle=False), strict=True))
+        servers = {c.server for c in cards}
         absent = [r for r in needs_tool if r.absent_from(servers)]
         rows += cached_replay(
             Path(args.cache) / "no_tool_replay", bundle,
@@ -186,17 +198,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     examples = ([IntentExample(r.text, r.needs_tool, r.group) for r in public.requests]
                 + [IntentExample(t, True, "catalogs:served") for t in served_steps])
     encoder = CachedEncoder(Encoder(stock_model_path()), args.cache)
-    texts = sorted({e.text for e in examples} | {t for r in rows for t in r.texts} | {PROBE})
+    texts = sorted({e.text for e in examples} | {t for r in rows for t in r.texts} | {PROBE}
+                   | {r.request for r in rows})
     vectors = dict(zip(texts, encoder.encode(texts, show_progress=True), strict=True))
     encoder.save()
     provenance = {"public": public.directory, **{f"sha256:{k}": v
                                                  for k, v in public.sha256.items()},
                   "catalogs": ",".join(sorted(bundles))}
 
+    pairs = PairData.build({r.request: vectors[r.request] for r in rows}, card_vectors)
+
     def fold(held_out: str):  # noqa: ANN202
         return judge_fold(held_out, examples, rows, vectors, vectors[PROBE], params.signals,
                           l2_intent=params.l2_intent, l2=params.l2,
-                          max_false=params.max_false_abstain, provenance=provenance)
+                          max_false=params.max_false_abstain, provenance=provenance,
+                          pairs=pairs, l2_pair=params.l2_pair)
 
     folds = [fold(g) for g in public.groups(needs_tool=False)]
     final = fold("")
@@ -204,13 +220,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     all_texts = sorted({t for r in rows for t in r.texts})
     logit = dict(zip(all_texts, final.head.logits(np.stack([vectors[t] for t in all_texts]))
                      .tolist(), strict=True))
+    def head_pairs(judged: list) -> list | None:  # noqa: ANN001
+        w = final.head.pair_weights
+        return None if w is None else pair_column(
+            LogisticFit(w.astype(np.float64), final.head.pair_bias), judged, pairs)
+
     own = {}
     for catalog in catalogs:  # the catalogs' own no-tool requests, never in a fit
         mine = [r for r in rows if r.catalog == catalog and r.group == f"{catalog}:own"
                 and not r.served]
         if mine:
             own[catalog] = {"n": len(mine), "abstain": round(float(
-                abstains(final.model, mine, with_intent(mine, logit)).mean()), 4)}
+                abstains(final.model, mine, with_intent(mine, logit, head_pairs(mine))).mean()), 4)}
 
     final.head.save(args.intent_out)
     MenuPolicy(no_tool=final.model).save(args.menus_out)

@@ -45,6 +45,10 @@ SIGNAL_NAMES: tuple[str, ...] = (
     # the step asks for a tool at all, whatever the catalog (`serving.stages.intent`); 0
     # where no head or no encoder it accepts is at hand
     "request_intent",
+    # the best logit of the pair head ("this tool serves this request", on the whole
+    # request and each of the step's first reranked tools; `serving.stages.intent`); 0
+    # where there is no pair head or no encoder it accepts
+    "pair_served",
 )
 
 
@@ -54,13 +58,15 @@ def step_signals(
     connected_named: Collection[str] = (),
     catalog_words: Collection[str] = frozenset(),
     intent: float = 0.0,
+    pair: float = 0.0,
 ) -> np.ndarray:
     """The step's signals in `SIGNAL_NAMES` order. `ranked`: the reranked candidates
     (relevance in `score`, retrieval scores and ranks in `scores`), best first;
     `connected_named`: the products the step names that the session has; `catalog_words`:
     the tokens (`serving.model.text.tokenize`) of the catalog's cards, the BM25 vocabulary (a
     request about seats, flights or haiku uses words no tool card does); `intent`: the
-    request-intent head's logit for the step (`serving.stages.intent`)."""
+    request-intent head's logit for the step and `pair` the pair head's best logit over
+    its first reranked tools (`serving.stages.intent`)."""
     relevance = sorted((c.score for c in ranked), reverse=True) + [0.0, 0.0]
     cosines = sorted(
         (c.scores["score_dense"] for c in ranked if "score_dense" in c.scores), reverse=True
@@ -89,6 +95,7 @@ def step_signals(
             word_share(words, catalog_words),
             math.log1p(sum(t not in catalog_words for t in words)),
             intent,
+            pair,
         ]
     )
 

@@ -9,6 +9,15 @@ and without tools, whole sources held out to choose and judge it. Its logit is t
 model's `request_intent` signal (`serving.stages.abstain`): the same number on any
 catalog, where relevance and cosine scales move with the catalog and its fine-tuning.
 
+Whether *this* catalog serves a request is the second head, over pairs: "does this tool
+serve this request" on [u * v, |u - v|] of the stock embeddings of the whole request (u)
+and of a tool card (v), fit on public requests against the tools a stock bundle found for
+them and on the fit catalogs' requests against their gold tools. Its best logit over a
+step's first `PAIR_TOP` reranked tools is the `pair_served` signal: it reads the request
+and the tools, not a score whose scale moves with the catalog. The whole request, not the
+step: a fragment such as "Options" cut out of a puzzle looks like a tool's field name,
+while the request it came from does not look like any tool's job.
+
 Like the detector, the head carries the embedding of a probe sentence under the encoder it
 was fit on, and refuses an encoder that embeds it otherwise (a fine-tuned retriever).
 """
@@ -16,8 +25,11 @@ was fit on, and refuses an encoder that embeds it otherwise (a fine-tuned retrie
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
-from dataclasses import dataclass
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,12 +38,14 @@ import numpy as np
 if TYPE_CHECKING:
     from serving.bundle.encoder import TextEncoder
     from serving.bundle.files import Bundle
+    from serving.model.schema import ToolCard
 
 SHIPPED_INTENT = Path(__file__).resolve().parent / "data" / "request_intent.json.gz"
 BUNDLE_INTENT = "no_tool/request_intent.json.gz"
 PROBE = "list the open pull requests of a repository"
 PROBE_MIN_COSINE = 0.999
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2 adds the pair head; 1 (the request head alone) still reads
+PAIR_TOP = 5  # the reranked tools of a step whose best pair logit is `pair_served`
 
 
 class IntentError(ValueError):
@@ -40,16 +54,27 @@ class IntentError(ValueError):
 
 @dataclass(frozen=True)
 class RequestIntent:
-    """logit(asks for a tool) = embedding . weights + bias."""
+    """logit(asks for a tool) = embedding . weights + bias; with a pair head,
+    logit(this tool serves this request) = pair_features . pair_weights + pair_bias."""
 
     weights: np.ndarray  # (dim,)
     bias: float
     probe: np.ndarray  # PROBE embedded by the encoder the head was fit on
     provenance: tuple[tuple[str, str], ...] = ()  # what it was fit on, for the record
+    pair_weights: np.ndarray | None = None  # (2 * dim,); None: no pair head
+    pair_bias: float = 0.0
 
     def logits(self, vectors: np.ndarray) -> np.ndarray:
         """One logit per row of `vectors` (embeddings of the fitting encoder)."""
         return np.asarray(vectors, dtype=np.float64) @ self.weights.astype(np.float64) + self.bias
+
+    def pair_logits(self, request: np.ndarray, tools: np.ndarray) -> np.ndarray:
+        """The pair head's logit of the request vector against each row of `tools`
+        (zeros without a pair head)."""
+        tools = np.atleast_2d(np.asarray(tools, dtype=np.float64))
+        if self.pair_weights is None or not len(tools):
+            return np.zeros(len(tools))
+        return pair_features(request, tools) @ self.pair_weights.astype(np.float64) + self.pair_bias
 
     def accepts(self, encoder: TextEncoder) -> bool:
         vector = np.asarray(encoder.encode([PROBE])[0], dtype=np.float64)
@@ -62,6 +87,9 @@ class RequestIntent:
             "weights": [round(float(x), 6) for x in self.weights],
             "bias": round(self.bias, 6),
             "provenance": dict(self.provenance),
+            **({} if self.pair_weights is None else {
+                "pair_weights": [round(float(x), 6) for x in self.pair_weights],
+                "pair_bias": round(self.pair_bias, 6)}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -77,20 +105,35 @@ class RequestIntent:
             raw = json.loads(gzip.decompress(Path(path).read_bytes()))
         except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as err:
             raise IntentError(f"{path}: cannot read the request-intent head: {err}") from err
-        if not isinstance(raw, dict) or raw.get("format_version") != FORMAT_VERSION:
-            raise IntentError(f"{path}: not a request-intent head of format {FORMAT_VERSION}")
+        if not isinstance(raw, dict) or raw.get("format_version") not in (1, FORMAT_VERSION):
+            raise IntentError(f"{path}: not a request-intent head of format 1 or "
+                              f"{FORMAT_VERSION}")
         try:
             weights = np.asarray(raw["weights"], dtype=np.float32)
             probe = np.asarray(raw["probe"], dtype=np.float32)
             bias = float(raw["bias"])
             provenance = tuple((str(k), str(v)) for k, v in dict(raw.get("provenance", {})).items())
+            pair = (None if raw.get("pair_weights") is None
+                    else np.asarray(raw["pair_weights"], dtype=np.float32))
+            pair_bias = float(raw.get("pair_bias", 0.0))
         except (KeyError, TypeError, ValueError) as err:
             raise IntentError(f"{path}: missing or malformed field ({err})") from None
         if weights.shape != probe.shape or weights.ndim != 1:
             raise IntentError(
                 f"{path}: {weights.shape} weights for a probe of shape {probe.shape}"
             )
-        return cls(weights, bias, probe, provenance)
+        if pair is not None and pair.shape != (2 * probe.shape[0],):
+            raise IntentError(f"{path}: {pair.shape} pair weights for a probe of shape "
+                              f"{probe.shape} (expected {(2 * probe.shape[0],)})")
+        return cls(weights, bias, probe, provenance, pair, pair_bias)
+
+
+def pair_features(request: np.ndarray, tools: np.ndarray) -> np.ndarray:
+    """[u * v, |u - v|] of the request vector u against each tool row v: symmetric in
+    nothing but the dimensions, so the head learns which directions a match needs."""
+    u = np.asarray(request, dtype=np.float64)[None, :]
+    v = np.atleast_2d(np.asarray(tools, dtype=np.float64))
+    return np.concatenate([u * v, np.abs(u - v)], axis=1)
 
 
 def shipped_intent() -> RequestIntent:
@@ -101,13 +144,35 @@ def shipped_intent() -> RequestIntent:
 @dataclass(frozen=True)
 class IntentScorer:
     """The head with the encoder it reads: `encoder` None means the selector's retriever
-    is that encoder already (a stock bundle), so the step vectors are reused."""
+    is that encoder already (a stock bundle), so the step vectors and the bundle's card
+    embeddings are reused. Otherwise cards are embedded on first need and kept (by their
+    text), shared by every selector this scorer serves."""
 
     head: RequestIntent
     encoder: TextEncoder | None
+    _cards: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def logits(self, texts: list[str], vectors: np.ndarray) -> np.ndarray:
         return self.head.logits(vectors if self.encoder is None else self.encoder.encode(texts))
+
+    def stock_vectors(self, texts: Sequence[str], retriever: TextEncoder) -> np.ndarray:
+        """`texts` embedded by the encoder the head was fit on."""
+        return (retriever if self.encoder is None else self.encoder).encode(list(texts))
+
+    def card_vectors(self, cards: Sequence[ToolCard]) -> np.ndarray:
+        """The stock embedding of each card's index text (needs `encoder`)."""
+        assert self.encoder is not None, "a stock bundle's own embeddings are these"
+        keys = [hashlib.sha256(c.index_text().encode()).hexdigest() for c in cards]
+        with self._lock:
+            missing = {k: c.index_text() for k, c in zip(keys, cards, strict=True)
+                       if k not in self._cards}
+        if missing:
+            vectors = self.encoder.encode(list(missing.values()))
+            with self._lock:
+                self._cards.update(zip(missing, vectors, strict=True))
+        with self._lock:
+            return np.stack([self._cards[k] for k in keys]) if keys else np.zeros((0, 0))
 
 
 def bundle_intent(bundle: Bundle | None) -> RequestIntent:

@@ -34,7 +34,7 @@ def fit_logistic(
         return None
     mu = x.mean(axis=0)
     sd = x.std(axis=0)
-    sd[sd == 0] = 1.0
+    sd[sd < 1e-9] = 1.0  # a column that never moves (or moves by rounding only)
     design = np.concatenate([(x - mu) / sd, np.ones((len(x), 1))], axis=1)
     ridge = np.diag([l2] * x.shape[1] + [1e-6])
 

@@ -3,8 +3,9 @@
 The stock policy is fit on what the runtime computes on catalogs it was never tuned on,
 so each request runs through `Selector.discover` of a stock bundle (the stock encoder,
 no reranker, no menu policy) and keeps, per step, its signals (`serving.stages.abstain`),
-its text (the request-intent column is recomputed per fold from it) and whether it names
-a tool exactly (such a step never abstains).
+its text and first reranked tools (the request-intent and pair columns are recomputed per
+fold from them and the request) and whether it names a tool exactly (such a step never
+abstains).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from serving.stages.abstain import (
 from serving.stages.menu_policy import is_exact
 
 INTENT = SIGNAL_NAMES.index("request_intent")
+PAIR = SIGNAL_NAMES.index("pair_served")
+REPLAY_FORMAT = 2  # what a cached replay holds; a new one replays again
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,20 @@ class ReplayedRequest:
     # a public request that asks for a tool this catalog lacks (`PublicRequest.absent_from`):
     # not served here, fit as such, never judged as a no-tool request
     tool_absent: bool = False
+    request: str = ""  # the whole request as the runtime read it (the pair head's side)
+    tops: tuple[tuple[str, ...], ...] = ()  # each step's first reranked tools (`PAIR_TOP`)
+    gold: tuple[str, ...] = ()  # the tools that serve it (the pair head's positives)
+
+
+Replayed = tuple[str, np.ndarray, tuple[str, ...], tuple[bool, ...], str,
+                 tuple[tuple[str, ...], ...]]
 
 
 def replay(selector: Any, requests: Sequence[tuple[str, str, Mapping[str, Any] | None]], *,
-           desc: str) -> list[tuple[str, np.ndarray, tuple[str, ...], tuple[bool, ...]]]:
+           desc: str) -> list[Replayed]:
     """Each (query id, text, session) through `selector.discover`: (query id, the steps'
-    signals, their texts, whether each names a tool exactly)."""
+    signals, their texts, whether each names a tool exactly, the request as read, each
+    step's first reranked tools)."""
     from tqdm.auto import tqdm
 
     out = []
@@ -60,6 +71,8 @@ def replay(selector: Any, requests: Sequence[tuple[str, str, Mapping[str, Any] |
                 len(found.steps), len(SIGNAL_NAMES)),
             tuple(s.subgoal.text for s in found.steps),
             tuple(any(is_exact(c) for c in s.shortlist) for s in found.steps),
+            found.request.strip(),
+            tuple(s.pair_tools for s in found.steps),
         ))
     return out
 
@@ -67,13 +80,14 @@ def replay(selector: Any, requests: Sequence[tuple[str, str, Mapping[str, Any] |
 def cached_replay(cache_dir: Path, bundle: str | Path,
                   requests: Sequence[tuple[str, str, Mapping[str, Any] | None]], *,
                   catalog: str, group: Mapping[str, str], served: Mapping[str, bool],
-                  half: Mapping[str, str], tool_absent: bool = False) -> list[ReplayedRequest]:
+                  half: Mapping[str, str], tool_absent: bool = False,
+                  gold: Mapping[str, Sequence[str]] | None = None) -> list[ReplayedRequest]:
     """`replay` through the stock bundle at `bundle`, kept under `cache_dir` by the
     bundle's version and the requests (a refit with other params replays nothing)."""
     from serving.selector import Selector
 
     version = json.loads((Path(bundle) / "manifest.json").read_text())["bundle_version"]
-    key = hashlib.sha256(json.dumps([version, list(requests)], sort_keys=True,
+    key = hashlib.sha256(json.dumps([REPLAY_FORMAT, version, list(requests)], sort_keys=True,
                                     default=str).encode()).hexdigest()[:16]
     path = cache_dir / f"{catalog}-{key}.pkl"
     if path.is_file():
@@ -83,16 +97,22 @@ def cached_replay(cache_dir: Path, bundle: str | Path,
         raw = replay(selector, requests, desc=f"{catalog}: requests")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(raw))
+    gold = gold or {}
     return [ReplayedRequest(catalog, q, group[q], served[q], half[q], x, texts, exact,
-                            tool_absent) for q, x, texts, exact in raw]
+                            tool_absent, request, tops, tuple(gold.get(q, ())))
+            for q, x, texts, exact, request, tops in raw]
 
 
-def with_intent(rows: Sequence[ReplayedRequest], logit: Mapping[str, float]) -> list[np.ndarray]:
-    """Each row's signals with the intent column set from `logit` (step text -> logit)."""
+def with_intent(rows: Sequence[ReplayedRequest], logit: Mapping[str, float],
+                pair: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
+    """Each row's signals with the intent column set from `logit` (step text -> logit)
+    and the pair column from `pair` (per row, one value per step; None: left as is)."""
     out = []
-    for r in rows:
+    for i, r in enumerate(rows):
         x = r.signals.copy()
         x[:, INTENT] = [logit[t] for t in r.texts]
+        if pair is not None:
+            x[:, PAIR] = pair[i]
         out.append(x)
     return out
 
