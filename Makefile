@@ -61,9 +61,11 @@ loop: $(STAMP)
 	PATH=$(VENV)/bin:$$PATH $(PY) -m training.loop.run loop/params.yaml data/demo \
 		metrics/loop.json reports/loop.md plots/loop.png
 
-# one BLAS/OpenMP thread per worker: workers x threads <= cores, as in the gateway
+# one BLAS/OpenMP thread per xdist worker (workers x threads <= cores, as in the gateway);
+# a serial run (PYTEST_ARGS without -n) keeps every core for its one process
+TEST_THREADS = $(if $(filter -n,$(PYTEST_ARGS)),OMP_NUM_THREADS=1 MKL_NUM_THREADS=1)
 test: $(STAMP)
-	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest $(PYTEST_ARGS)
+	$(TEST_THREADS) $(PY) -m pytest $(PYTEST_ARGS)
 
 # the property-based suite runs many more examples here (tests/conftest.py profiles)
 test-all: $(STAMP)
