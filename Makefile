@@ -163,8 +163,10 @@ stb-category:
 # The stock no-tool decision the package ships (serving/stages/data/): the request-intent
 # head every bundle carries and the menu policy `bundle from-servers` exports, fit and
 # judged on the public requests beside the checkout (../shared/benchmarks/no_tool, read in
-# place) over stock bundles of the demo world and StableToolBench, each public source held
-# out in turn (docs/no_tool_sources.md, metrics/no_tool.json). About 15 minutes on 2 cores.
+# place) and StableToolBench's train side (its traces' train split) over its stock bundle,
+# each public source held out in turn; the demo world is judged only (its eval requests
+# through its stock bundle): docs/no_tool_sources.md, metrics/no_tool/model.json. About
+# 15 minutes on 2 cores.
 NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
 .PHONY: no-tool-model
 no-tool-model: $(STAMP)
@@ -178,9 +180,8 @@ no-tool-model: $(STAMP)
 	$(PY) -m training.train_no_tool params.yaml serving/stages/data/request_intent.json.gz \
 		serving/stages/data/stock_menus.json metrics/no_tool/model.json docs/no_tool_sources.md \
 		--public $(NO_TOOL_CORPUS) \
-		--bundle demo=bundles/base --served demo=data/demo/valid.jsonl:data/demo/eval.jsonl \
-		--no-tool demo=data/demo/no_tool.jsonl \
-		--bundle stb=bundles/stb_base --served stb=data/stb/eval.jsonl
+		--bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl \
+		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base --judge demo=data/demo/eval.jsonl
 
 # The gateway under load (after `make demo`): 1, 8, 32 and 64 concurrent MCP sessions over
 # streamable HTTP against the demo backend, 25 searches each; p50/p95/max, searches per

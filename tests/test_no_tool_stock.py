@@ -133,6 +133,12 @@ def test_a_fold_judges_the_held_out_source_on_a_head_and_model_fit_without_it():
     # a step naming a tool exactly never abstains, whatever its signals
     exact = _req("x", "math", False, "fit", ["math-0"], 0.2, exact=True)
     assert not abstains(fold.model, [exact], with_intent([exact], {"math-0": -9.0}))[0]
+    # a catalog with no served fit rows is judged only: its no-tool rows, which would teach
+    # the model its scales as "not served", change nothing in the fit
+    judged_only = [replace(r, catalog="other") for r in rows if not r.served]
+    both = judge_fold("math", examples, rows + judged_only, vectors, vectors[PROBE],
+                      ["request_intent"], l2_intent=1.0, l2=1.0, max_false=0.0, provenance={})
+    assert both.model == fold.model and both.n == {"c": 40, "other": 40}
 
 
 def test_the_stock_model_threshold_keeps_the_served_fit_side():

@@ -1,8 +1,9 @@
 """The stock no-tool decision: chosen and judged on public requests, shipped in the package.
 
     python -m training.train_no_tool params.yaml INTENT_OUT MENUS_OUT METRICS REPORT
-        --bundle demo=bundles/base --served demo=data/demo/valid.jsonl:data/demo/eval.jsonl
-        --bundle stb=bundles/stb_base --served stb=data/stb/eval.jsonl [--public DIR]
+        --bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl
+        --judge stb=data/stb/eval.jsonl
+        --bundle demo=bundles/base --judge demo=data/demo/eval.jsonl [--public DIR]
 
 (`make no-tool-model` runs it.) Two things ship: the request-intent and pair heads
 (`serving/stages/data/request_intent.json.gz`: the `request_intent` and `pair_served`
@@ -11,26 +12,26 @@ signals every bundle can compute) and the stock menu policy
 first bundle a team gets says no.
 
 Requests come from public sets read in place (`--public`, default
-../shared/benchmarks/no_tool; never copied in) and from each catalog's labeled requests
-(`--served NAME=FIT[:JUDGE]`: the fit side and the judge side; one file is split in halves
-by query id). Every request runs through the catalog's stock bundle (`--bundle
-NAME=DIR`); the public no-tool ones through every catalog, as no-tool requests, and the
-public needs-tool ones that name their APIs through every catalog whose servers none of
-them names: a request for a tool the catalog lacks is one it must say no to as well
-(fit only; they are held out with their source).
+../shared/benchmarks/no_tool; never copied in) and from the catalogs: a catalog with
+`--fit-traces` gives the fit its traces' train split (`training.no_tool.trace_requests`:
+never what a trained bundle tunes its own no-tool model on, nor its eval file), and every
+catalog's `--judge` file is judged only. Every request runs through the catalog's stock
+bundle (`--bundle NAME=DIR`); the public no-tool ones through every catalog, as no-tool
+requests, and the public needs-tool ones that name their APIs through every catalog whose
+servers none of them names: a request for a tool the catalog lacks is one it must say no
+to as well (fit only; they are held out with their source). The Makefile fits on
+StableToolBench's train side and judges the demo world only: the stock policy is chosen
+on public data, not on a team's catalog, and the demo's numbers say how it carries.
 
-Judging: each public no-tool **source group** is left out in turn: the head and the model
-are fit without it, and it is judged on every catalog beside the judge side's served
-requests (false abstention), which no fit sees. The catalogs' own requests without gold
-are judged only (the stock policy is chosen on public data, not on a team's catalog).
-The shipped head and model are then fit on every group. Writes the per-source table to
-REPORT (markdown) and METRICS.
+Judging: each public no-tool **source group** is left out in turn: the heads and the
+model are fit without it, and it is judged on every catalog beside the judge files'
+served requests (false abstention), which no fit sees. The shipped heads and model are
+then fit on every group. Writes the per-source table to REPORT (markdown) and METRICS.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import logging
 import time
@@ -41,6 +42,9 @@ from pathlib import Path
 import numpy as np
 
 from training.core.params import ParamsError, load_params
+from training.mine import Params as MineParams
+from training.no_tool.fit import Fold
+from training.no_tool.trace_requests import TrainRequests, train_requests
 
 log = logging.getLogger(__name__)
 SECTION = "no_tool"
@@ -55,6 +59,7 @@ class Params:
     l2_intent: float  # ridge of the request-intent head
     l2_pair: float  # ridge of the pair head (standardised slopes)
     max_false_abstain: float  # fit-side served requests that may abstain
+    fit_requests: int  # per --fit-traces catalog: train-split requests fit on (0: all)
 
     def __post_init__(self) -> None:
         from serving.stages.abstain import SIGNAL_NAMES
@@ -63,13 +68,9 @@ class Params:
         if not self.signals or unknown:
             raise ParamsError(f"{SECTION}.signals: unknown {unknown}; known {SIGNAL_NAMES}")
         if (not 0.0 <= self.max_false_abstain < 1.0 or self.l2 < 0 or self.l2_intent < 0
-                or self.l2_pair < 0):
-            raise ParamsError(f"{SECTION}: max_false_abstain in [0, 1), l2s >= 0")
-
-
-def half_of(query_id: str) -> str:
-    """A fixed half by query id (fit | judge)."""
-    return "fit" if hashlib.sha256(query_id.encode()).digest()[0] % 2 == 0 else "judge"
+                or self.l2_pair < 0 or self.fit_requests < 0):
+            raise ParamsError(f"{SECTION}: max_false_abstain in [0, 1), l2s and "
+                              "fit_requests >= 0")
 
 
 def read_queries(path: str) -> list:  # noqa: ANN201
@@ -82,6 +83,20 @@ def read_queries(path: str) -> list:  # noqa: ANN201
     return list(loaded.items)
 
 
+def fit_requests(path: str, split: MineParams, limit: int) -> TrainRequests:
+    """The train split of the traces at `path` (bad lines quarantined beside the file and
+    counted, never dropped silently) as labeled requests (`trace_requests`)."""
+    from serving.model.io import load_traces, quarantine_path_for
+
+    loaded = load_traces(path, quarantine=quarantine_path_for(path, "no_tool"))
+    log.info(loaded.summary(path))
+    got = train_requests(loaded.items, seed=split.seed, valid_share=split.valid_share,
+                         limit=limit)
+    log.info("%s: %d train-split requests with a successful step, %d fit (%d events "
+             "without a request id)", path, got.n_train, len(got.queries), got.n_without_id)
+    return got
+
+
 def named(pairs: Sequence[str], flag: str) -> dict[str, str]:
     out = {}
     for pair in pairs:
@@ -92,7 +107,7 @@ def named(pairs: Sequence[str], flag: str) -> dict[str, str]:
     return out
 
 
-def report_table(folds: Sequence[object], catalogs: Sequence[str]) -> str:
+def report_table(folds: Sequence[Fold], catalogs: Sequence[str]) -> str:
     head = ("| held-out source | " + " | ".join(f"n {c} | abstain {c}" for c in catalogs)
             + " | " + " | ".join(f"false {c}" for c in catalogs) + " |")
     rule = "|---|" + "---:|" * (3 * len(catalogs))
@@ -114,11 +129,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("report", help="markdown: the per-source table")
     parser.add_argument("--bundle", action="append", default=[], required=True,
                         help="NAME=DIR: a stock bundle of a catalog (repeat per catalog)")
-    parser.add_argument("--served", action="append", default=[], required=True,
-                        help="NAME=FIT[:JUDGE]: that catalog's labeled requests")
-    parser.add_argument("--no-tool", action="append", default=[],
-                        help="NAME=FILE: that catalog's own requests no tool serves, to fit "
-                        "on (its --served files' requests without gold are judged only)")
+    parser.add_argument("--judge", action="append", default=[], required=True,
+                        help="NAME=FILE: that catalog's labeled requests, judged only (with "
+                        "gold: false abstention; without: its own no-tool requests)")
+    parser.add_argument("--fit-traces", action="append", default=[],
+                        help="NAME=TRACES: that catalog's traces, whose train split (as "
+                        "`mine` splits it) is its side of the fit; without, judged only")
     parser.add_argument("--public", help="the public no-tool set (default "
                         "../shared/benchmarks/no_tool or $TOOLSIFT_NO_TOOL_CORPUS)")
     parser.add_argument("--cache", default="models/.embedding_cache",
@@ -141,33 +157,35 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)
-    bundles, served_files = named(args.bundle, "--bundle"), named(args.served, "--served")
-    if set(bundles) != set(served_files):
-        raise SystemExit(f"--bundle names {sorted(bundles)} but --served {sorted(served_files)}")
+    bundles, judge_files = named(args.bundle, "--bundle"), named(args.judge, "--judge")
+    fit_traces = named(args.fit_traces, "--fit-traces")
+    if set(bundles) != set(judge_files) or not set(fit_traces) <= set(bundles):
+        raise SystemExit(f"--bundle names {sorted(bundles)}, --judge {sorted(judge_files)}, "
+                         f"--fit-traces {sorted(fit_traces)}: one bundle and judge per catalog")
+    if not fit_traces:
+        raise SystemExit("--fit-traces: at least one catalog's requests with gold to fit on")
+    split = load_params(args.params, "mine", MineParams)  # the traces split as `mine` splits them
     public = load_requests(args.public)
     for problem in public.refused:
         log.warning("refused: %s", problem)
     no_tool = [r for r in public.requests if not r.needs_tool]
     needs_tool = [r for r in public.requests if r.needs_tool]
 
-    own_no_tool = named(args.no_tool, "--no-tool")
     rows, served_steps = [], []
     card_vectors: dict[str, dict[str, np.ndarray]] = {}
     n_absent: dict[str, int] = {}
+    n_fit: dict[str, dict[str, int]] = {}
     for catalog, bundle in sorted(bundles.items()):
-        fit_path, _, judge_path = served_files[catalog].partition(":")
-        labeled = [(q, "fit" if judge_path else half_of(q.query_id))
-                   for q in read_queries(fit_path)]
-        if judge_path:
-            labeled += [(q, "judge") for q in read_queries(judge_path)]
-        # the labeled files' requests without gold are judged only; --no-tool ones fit
-        half = {q.query_id: h if q.gold else "judge" for q, h in labeled}
+        labeled = [(q, "judge") for q in read_queries(judge_files[catalog])]
+        if catalog in fit_traces:
+            got_train = fit_requests(fit_traces[catalog], split, params.fit_requests)
+            labeled += [(q, "fit") for q in got_train.queries]
+            n_fit[catalog] = {"train_requests": got_train.n_train,
+                              "fit": len(got_train.queries),
+                              "events_without_request_id": got_train.n_without_id}
+        # a judge file's requests without gold are the catalog's own no-tool requests
+        half = {q.query_id: h for q, h in labeled}
         group = {q.query_id: f"{catalog}:own" for q, _ in labeled}
-        if catalog in own_no_tool:
-            extra = [q for q in read_queries(own_no_tool[catalog]) if not q.gold]
-            labeled += [(q, "fit") for q in extra]
-            half |= {q.query_id: "fit" for q in extra}
-            group |= {q.query_id: f"{catalog}:own_no_tool" for q in extra}
         requests = [(q.query_id, q.query, q.context) for q, _ in labeled] + [
             (r.query_id, r.text, None) for r in no_tool]
         group |= {r.query_id: r.group for r in no_tool}
@@ -242,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                      "refused": len(public.refused)},
         # public needs-tool requests fit as unserved on a catalog that lacks their tool
         "n_tool_absent": n_absent,
+        "n_fit_requests": n_fit,
         "n_groups": len(folds),
         "held_out_abstain": {c: {f.held_out: round(f.abstain[c], 4) for f in folds
                                  if c in f.abstain} for c in catalogs},

@@ -128,10 +128,11 @@ class RequestIntent:
         return cls(weights, bias, probe, provenance, pair, pair_bias)
 
 
-def pair_features(request: np.ndarray, tools: np.ndarray) -> np.ndarray:
-    """[u * v, |u - v|] of the request vector u against each tool row v: symmetric in
-    nothing but the dimensions, so the head learns which directions a match needs."""
-    u = np.asarray(request, dtype=np.float64)[None, :]
+def pair_features(requests: np.ndarray, tools: np.ndarray) -> np.ndarray:
+    """[u * v, |u - v|] of each request row u against its tool row v (one request vector
+    broadcasts over every tool row): symmetric in nothing but the dimensions, so the head
+    learns which directions a match needs. The pair head's fit reads the same function."""
+    u = np.atleast_2d(np.asarray(requests, dtype=np.float64))
     v = np.atleast_2d(np.asarray(tools, dtype=np.float64))
     return np.concatenate([u * v, np.abs(u - v)], axis=1)
 

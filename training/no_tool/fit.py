@@ -15,7 +15,8 @@ All three are ridge logistic regressions:
   which at most `max_false` of the fit side's served requests abstain
   (`training.no_tool.operating_point.choose_threshold`).
 `judge_fold` fits both without one source group and judges that group and the judge
-half's served requests, which neither fit saw.
+half's served requests, which neither fit saw. A catalog with no served fit rows is judged
+only: fit on its no-tool rows alone, the heads would learn its cards as "not served".
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from serving.stages.abstain import SIGNAL_NAMES, NoToolModel
-from serving.stages.intent import RequestIntent
+from serving.stages.intent import RequestIntent, pair_features
 from serving.stages.logistic import LogisticFit, fit_logistic
 from training.no_tool.operating_point import choose_threshold
 from training.no_tool.replay import ReplayedRequest, abstains, best_step, with_intent
@@ -78,8 +79,7 @@ class PairData:
                    {k: i for i, k in enumerate(keys)})
 
     def features(self, request_rows: np.ndarray, card_rows: np.ndarray) -> np.ndarray:
-        u, v = self.requests[request_rows], self.cards[card_rows]
-        return np.concatenate([u * v, np.abs(u - v)], axis=1)
+        return pair_features(self.requests[request_rows], self.cards[card_rows])
 
     def logits(self, head: LogisticFit, request_rows: np.ndarray, card_rows: np.ndarray,
                chunk: int = 20_000) -> np.ndarray:
@@ -111,7 +111,7 @@ def fit_pair(rows: Sequence[ReplayedRequest], data: PairData, *, l2: float) -> L
     req, card, y = pair_examples(rows, data)
     if y.size == 0 or y.min() == y.max():
         raise ValueError("pair head: the fit needs served and unserved requests")
-    x = data.features(req, card).astype(np.float64)
+    x = data.features(req, card)
     mu, sd = x.mean(axis=0), x.std(axis=0)
     sd[sd < 1e-9] = 1.0  # a dimension that never moves (|u - v| of unit vectors can)
     z = (x - mu) / sd
@@ -223,7 +223,11 @@ def judge_fold(held_out: str, examples: Sequence[IntentExample],
     texts = sorted({t for r in rows for t in r.texts})
     logit = dict(zip(texts, head.logits(np.stack([vectors[t] for t in texts])).tolist(),
                      strict=True)) if texts else {}
-    fit_rows = [r for r in rows if r.half == "fit" and r.group != held_out]
+    # a catalog without served fit rows is judged only: fit on its no-tool rows alone,
+    # the heads and the model would learn its cards and its scales as "not served"
+    fitted = {r.catalog for r in rows if r.half == "fit" and r.served}
+    fit_rows = [r for r in rows
+                if r.half == "fit" and r.group != held_out and r.catalog in fitted]
     pair_head = None
     if pairs is not None and "pair_served" in names:
         pair_head = fit_pair(fit_rows, pairs, l2=l2_pair)
