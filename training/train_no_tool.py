@@ -41,8 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.core.params import ParamsError, load_params
-from training.mine import Params as MineParams
+from training.core.params import ParamsError, load_params, read_section
 from training.no_tool.fit import Fold
 from training.no_tool.trace_requests import TrainRequests, train_requests
 
@@ -83,14 +82,14 @@ def read_queries(path: str) -> list:  # noqa: ANN201
     return list(loaded.items)
 
 
-def fit_requests(path: str, split: MineParams, limit: int) -> TrainRequests:
+def fit_requests(path: str, split: tuple[int, float], limit: int) -> TrainRequests:
     """The train split of the traces at `path` (bad lines quarantined beside the file and
     counted, never dropped silently) as labeled requests (`trace_requests`)."""
     from serving.model.io import load_traces, quarantine_path_for
 
     loaded = load_traces(path, quarantine=quarantine_path_for(path, "no_tool"))
     log.info(loaded.summary(path))
-    got = train_requests(loaded.items, seed=split.seed, valid_share=split.valid_share,
+    got = train_requests(loaded.items, seed=split[0], valid_share=split[1],
                          limit=limit)
     log.info("%s: %d train-split requests with a successful step, %d fit (%d events "
              "without a request id)", path, got.n_train, len(got.queries), got.n_without_id)
@@ -164,7 +163,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                          f"--fit-traces {sorted(fit_traces)}: one bundle and judge per catalog")
     if not fit_traces:
         raise SystemExit("--fit-traces: at least one catalog's requests with gold to fit on")
-    split = load_params(args.params, "mine", MineParams)  # the traces split as `mine` splits them
+    # the traces split as `mine` splits them (its seed and valid share)
+    mine = read_section(args.params, "mine")
+    split = (int(mine["seed"]), float(mine["valid_share"]))
     public = load_requests(args.public)
     for problem in public.refused:
         log.warning("refused: %s", problem)
@@ -245,11 +246,12 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     own = {}
     for catalog in catalogs:  # the catalogs' own no-tool requests, never in a fit
-        mine = [r for r in rows if r.catalog == catalog and r.group == f"{catalog}:own"
-                and not r.served]
-        if mine:
-            own[catalog] = {"n": len(mine), "abstain": round(float(
-                abstains(final.model, mine, with_intent(mine, logit, head_pairs(mine))).mean()), 4)}
+        own_rows = [r for r in rows if r.catalog == catalog and r.group == f"{catalog}:own"
+                    and not r.served]
+        if own_rows:
+            own[catalog] = {"n": len(own_rows), "abstain": round(float(abstains(
+                final.model, own_rows, with_intent(own_rows, logit, head_pairs(own_rows)))
+                .mean()), 4)}
 
     final.head.save(args.intent_out)
     MenuPolicy(no_tool=final.model).save(args.menus_out)
