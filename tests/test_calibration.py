@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from serving.stages.ranker_features import Calibration, fit_platt
-from training.ltr.calibrate import choose_menu_cut, menu_cut_table
+from training.ltr.calibrate import choose_menu_cut, menu_cut_table, min_cut_groups
 from training.ltr.fit import Ranker, draw_weights
 from training.ltr.groups import Groups, concat_groups, unseen_tools
 from training.ltr.valid import (
@@ -189,3 +189,9 @@ def test_named_tools_lead_the_validation_order_as_they_lead_the_menu() -> None:
     assert named_first_evidence(ranker, valid) == {
         "named_product_mrr_gain": 0.25, "n_named_product_groups": 1.0}
     assert concat_groups(valid, valid).named.tolist() == [1, 0, 0, 0, 2] * 2
+
+
+def test_a_cut_needs_enough_groups_for_one_lost_group_to_fit_the_tolerance():
+    assert min_cut_groups(0.005, 50) == 200  # 56 groups: one lost is 1.8% > 0.5%
+    assert min_cut_groups(0.05, 50) == 50  # the floor holds
+    assert min_cut_groups(0.0, 50) == 50

@@ -4,6 +4,7 @@ the valid groups.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -39,6 +40,13 @@ def choose_menu_cut(table: Sequence[Mapping[str, float]], tolerance: float) -> f
     return max(r["cut"] for r in table if r["recall"] >= base - tolerance - 1e-12)
 
 
+def min_cut_groups(tolerance: float, floor: int) -> int:
+    """Valid groups needed to choose a menu cut: at least `floor`, and enough that one lost
+    group is within `tolerance` of recall (with fewer, a table that lost none is no
+    evidence that a cut costs at most `tolerance`)."""
+    return floor if tolerance <= 0 else max(floor, math.ceil(1.0 / tolerance - 1e-9))
+
+
 def calibrate(ranker: Ranker, valid: Groups, params: Params, *, size: int) -> tuple[
     Calibration, list[dict[str, float]]
 ]:
@@ -48,7 +56,8 @@ def calibrate(ranker: Ranker, valid: Groups, params: Params, *, size: int) -> tu
     probs = [np.array([platt.probability(v) for v in g]) for g in split_scores(z, valid.sizes)]
     table = menu_cut_table(probs, split_scores(valid.labels, valid.sizes), size=size,
                            cuts=params.menu_cuts)
-    enough = len(valid.sizes) >= params.menu_cut_min_groups
+    enough = len(valid.sizes) >= min_cut_groups(params.menu_recall_tolerance,
+                                                params.menu_cut_min_groups)
     cut = choose_menu_cut(table, params.menu_recall_tolerance) if table and enough else 0.0
     return Calibration(platt.a, platt.b, cut), table
 
