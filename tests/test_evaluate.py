@@ -435,3 +435,39 @@ def test_a_cold_start_variant_runs_the_bundle_with_the_stock_policy(fixture_bund
     cold = variant_selector(variant, base)
     assert cold.menu_policy == stock_menu_policy() and cold.menu_policy.no_tool is not None
     assert cold.bundle.root == base.bundle.root
+
+
+def test_a_warmed_replay_embeds_nothing_more_and_selects_the_same(fixture_bundle):
+    import numpy as np
+
+    from serving.selector import Selector
+    from training.evaluation.variants import ModelCache
+    from training.evaluation.warm import replay_texts, warm_encoders
+
+    plain = Selector.from_bundle(fixture_bundle, overrides={"menu_policy": False})
+    seen: list[str] = []
+
+    class Counting:  # the retriever, noting every text it embeds
+        key, model_path, batch_size = plain.encoder.key, plain.encoder.model_path, 8
+
+        def encode(self, texts, *, show_progress=False):
+            seen.extend(texts)
+            return plain.encoder.encode(texts)
+
+    requests = ["list the open pull requests and post a summary to slack",
+                "list the open pull requests", "what is the capital of France"]
+    with pytest.raises(TypeError, match="ModelCache.wrap"):
+        warm_encoders(plain, requests)
+    selector = ModelCache().wrap(plain, encoder=Counting())
+    texts = replay_texts(selector, requests)
+    assert "list the open pull requests" in texts and len(texts) == len(set(texts))
+    assert warm_encoders(selector, requests) == len(texts)  # a stock bundle: no head encoder
+    assert set(texts) <= set(seen)  # and the head's probe, checking it reads this encoder
+    embedded = list(seen)
+    warmed = [selector.discover(r) for r in requests]
+    assert seen == embedded  # the replay only looked vectors up
+    for got, want in zip(warmed, (plain.discover(r) for r in requests), strict=True):
+        assert [[c.tool_id for c in s.menu] for s in got.steps] == [
+            [c.tool_id for c in s.menu] for s in want.steps]
+        np.testing.assert_allclose([s.signals for s in got.steps],
+                                   [s.signals for s in want.steps], atol=1e-5)

@@ -453,6 +453,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     from serving.model.io import load_catalog, load_queries, load_traces
     from training.core.metrics_io import write_metrics
     from training.core.tracking import log_metrics, stage_run
+    from training.evaluation.variants import ModelCache
+    from training.evaluation.warm import warm_encoders
     from training.release.bundle_export import scratch_selector
 
     t0 = time.perf_counter()
@@ -471,7 +473,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     half |= {q.query_id: "fit" for q in no_tool}  # each family judged by the fit without it
     with scratch_selector(args.params, cards, retriever_path=Path(args.retriever),
                           reranker_path=Path(args.reranker), ltr_path=Path(args.ltr),
-                          overrides=replay_overrides(runtime)) as selector:
+                          overrides=replay_overrides(runtime)) as scratch:
+        selector = ModelCache().wrap(scratch)
+        warm_encoders(selector, [q.query for q in [*served, *no_tool]])
         rows = replay(selector, served, half, desc="with gold") + replay(
             selector, no_tool, half, desc="no tool")
     tuned = tune_menus(rows, {c.tool_id: c for c in cards}, params, size=runtime.menu_size)

@@ -31,6 +31,7 @@ from serving.stages.retrieve import weighted_rrf
 from training.core.params import ParamsError
 from training.evaluation.baselines import BASELINES, PlainRetrievers, plain_baselines
 from training.evaluation.missing_slice import missing_connection_slice
+from training.evaluation.warm import warm_encoders
 
 SECTION = "evaluate"
 Pick = Callable[[StepResult], str | None]
@@ -429,6 +430,8 @@ def run_evaluation(
         )
     out_variants = {}
     for name, variant in (variants or {}).items():
+        # a variant reports no latency: its texts are embedded ahead, in batches
+        warm_encoders(variant, [q.query for q in queries])
         res = evaluate(variant, queries, pick=pick, progress=progress, desc=name)
         out_variants[name] = summarize(
             res.records, slices, params=params, catalog_tokens=res.catalog_tokens,
