@@ -32,6 +32,7 @@ from serving.calls.policy import RiskPolicy
 from serving.decompose import Decomposer, DecomposerVocabulary, make_decomposer
 from serving.model.config import RuntimeParams
 from serving.model.schema import ToolCard
+from serving.operations.blas import pin_blas_threads
 from serving.stages.ann import ApproximateDense
 from serving.stages.ranker_features import FEATURE_NAMES
 from serving.stages.rerank import (
@@ -132,6 +133,7 @@ def assemble(
     changed in memory (the gateway serves the live tools: some dropped, new ones
     encoded); `bm25`: an index over exactly `bundle.cards` (default: the bundle's)."""
     params = runtime_params(bundle.runtime, reranker, overrides)
+    pin_blas_threads(params.blas_threads)
     vocab = DecomposerVocabulary.from_cards(bundle.cards)
     return cls(
         bundle,

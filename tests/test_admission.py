@@ -94,3 +94,18 @@ def test_the_gateway_sizes_onnx_threads_to_its_workers_unless_told(monkeypatch):
     told = parse_config({**servers, "runtime": {"onnx_threads": 1}})
     assert runtime_for_workers(told) == {"onnx_threads": 1}
     assert runtime_for_workers(parse_config(servers)) == {"onnx_threads": 1}  # 8 workers
+
+
+def test_a_selector_runs_its_products_on_one_blas_thread(fixture_bundle):
+    """Dense search is one matrix-vector product: BLAS threads only wait on a busy CPU."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from serving.selector import Selector
+
+    blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+    assert blas, "numpy links a BLAS"
+    with threadpool_limits(limits=2, user_api="blas"):
+        Selector.from_bundle(fixture_bundle, overrides={"blas_threads": 0})  # left as is
+        assert {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"} == {2}
+        Selector.from_bundle(fixture_bundle)
+        assert {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"} == {1}

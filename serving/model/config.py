@@ -83,6 +83,9 @@ class RuntimeParams:
     retriever_weights: str = "fp32"  # onnx: fp32 | int8 graph of the bi-encoder
     reranker_weights: str = "fp32"  # onnx: fp32 | int8 graph of the cross-encoder
     onnx_threads: int = 0  # onnxruntime intra-op threads; 0 = every core
+    # BLAS threads of the process (serving.operations.blas): 1, since every product the
+    # runtime makes is one request against one catalog; 0 leaves numpy's default
+    blas_threads: int = 1
     # bounded work per request: input past these is cut, with a warning in the result
     max_request_chars: int = 4000  # the request is read up to here
     max_subgoals: int = 8  # subgoals beyond this are dropped (the whole request still runs)
@@ -127,10 +130,11 @@ class RuntimeParams:
         check_weights(params.retriever_weights, "runtime params: retriever_weights")
         check_weights(params.reranker_weights, "runtime params: reranker_weights")
         limits = (params.max_request_chars, params.max_subgoals, params.max_rerank_pairs)
-        if min(limits) < 1 or params.onnx_threads < 0 or params.ann_threshold < 1:
+        if (min(limits) < 1 or min(params.onnx_threads, params.blas_threads) < 0
+                or params.ann_threshold < 1):
             raise ValueError(
                 "runtime params: max_request_chars, max_subgoals, max_rerank_pairs and "
-                "ann_threshold must be >= 1, onnx_threads >= 0"
+                "ann_threshold must be >= 1, onnx_threads and blas_threads >= 0"
             )
         if params.routing not in ROUTINGS:
             raise ValueError(f"runtime params: routing {params.routing!r} is not flat|domain")
