@@ -46,7 +46,11 @@ def top_n(scores: np.ndarray, mask: np.ndarray, n: int, *, min_score: float | No
 
 
 class AccessIndex:
-    """Evaluates the session predicates once per distinct (connection, scopes, env) key."""
+    """Evaluates the session predicates once per distinct (connection, scopes, env) key,
+    and remembers the masks of the last `MASKS_KEPT` sessions (a session asks for its
+    mask on every request; the demo catalog has ~700 keys)."""
+
+    MASKS_KEPT = 256
 
     def __init__(self, cards: Sequence[ToolCard]) -> None:
         keys: dict[tuple[str, tuple[str, ...], tuple[str, ...]], int] = {}
@@ -56,12 +60,22 @@ class AccessIndex:
             rows.append(keys.setdefault(key, len(keys)))
         self._keys = list(keys)
         self._key_of_row = np.asarray(rows, dtype=np.int32)
+        self._masks: dict[SessionContext, np.ndarray] = {}
 
     def mask(self, ctx: SessionContext) -> np.ndarray:
+        """The rows `ctx` may call (read-only: it is shared by the session's requests)."""
+        known = self._masks.get(ctx)
+        if known is not None:
+            return known
         allowed = np.fromiter(
             (self._allows(key, ctx) for key in self._keys), dtype=bool, count=len(self._keys)
         )
-        return allowed[self._key_of_row]
+        mask = allowed[self._key_of_row]
+        mask.flags.writeable = False
+        if len(self._masks) >= self.MASKS_KEPT:
+            self._masks.pop(next(iter(self._masks)), None)  # the oldest
+        self._masks[ctx] = mask
+        return mask
 
     @staticmethod
     def _allows(key: tuple[str, tuple[str, ...], tuple[str, ...]], ctx: SessionContext) -> bool:
