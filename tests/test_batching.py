@@ -6,6 +6,7 @@ batcher closes, and a Selector over a batched encoder discovers what an unbatche
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -204,3 +205,34 @@ def test_the_load_benchmark_reports_the_batches_made_during_each_level():
     }
     assert batch_sizes(before, before) == {
         "encoder": {"batches": 0, "mean_batch": 0.0, "max_batch": 0}}
+
+
+def test_the_load_benchmark_counts_cpu_per_answered_search():
+    import sys
+
+    from training.checks.bench_gateway_load import cpu_ms_per_search, process_cpu_s
+
+    # 0.5 CPU seconds over 10 answered searches is 50 ms each
+    assert cpu_ms_per_search(1.0, 1.5, 10) == 50.0
+    assert cpu_ms_per_search(None, 1.5, 10) is None and cpu_ms_per_search(1.0, 1.5, 0) is None
+    if sys.platform.startswith("linux"):
+        spent = process_cpu_s(os.getpid())
+        sum(i * i for i in range(300_000))  # some CPU of our own
+        assert spent is not None and process_cpu_s(os.getpid()) >= spent
+    assert process_cpu_s(2**22 + 12345) is None  # no such process
+
+
+def test_the_gateway_embeds_every_live_card_for_the_pair_head_before_the_first_search(
+    fixture_bundle,
+):
+    # an int8 retriever: the head reads its own (fp32) encoder, so cards need its vectors
+    bundle = load_bundle(fixture_bundle)
+    registry = Registry(cards={c.tool_id: c for c in bundle.cards})
+    index = LiveIndex(bundle, overrides={"retriever_weights": "int8"}, batching=WIDE)
+    try:
+        assert index.selector(registry) is not None
+        scorer = index._intent
+        assert scorer is not None and scorer.encoder is not None
+        assert len(scorer._cards) == len({c.index_text() for c in bundle.cards})
+    finally:
+        index.close()

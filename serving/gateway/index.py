@@ -124,6 +124,12 @@ class LiveIndex:
                 scorer = IntentScorer(scorer.head, self._batched("intent", scorer.encoder))
             self._intent = scorer
         selector.use_intent(self._intent)
+        if self._intent.encoder is not None and self._intent.head.pair_weights is not None:
+            # the pair head reads the stock vectors of each step's first tools: embed every
+            # live card now in one call (new ones only, on a rebuild), not a few per search
+            # (the first searches of a fresh gateway took twice as long)
+            self._intent.card_vectors(sorted(selector.cards.values(),
+                                             key=lambda c: len(c.index_text())))
 
     def _embed(self, cards: list[ToolCard]) -> Mapping[str, np.ndarray]:
         missing = {_key(c): c.index_text() for c in cards if _key(c) not in self._vectors}

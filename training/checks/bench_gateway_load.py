@@ -14,7 +14,9 @@ answered, searches answered per second, `busy` answers (refused at once by the g
 admission bound, `serving.gateway.admission`), errors (anything else, including
 calls that never came back within `--timeout`), and per batched encoder the texts per
 model call in that level, mean and max (`serving.gateway.batching`, read from the
-gateway's `GET /stats` before and after the level).
+gateway's `GET /stats` before and after the level), and the CPU milliseconds per answered
+search spent by the gateway process and by this client (both share the machine's cores,
+so the client's share bounds what the gateway can reach here; Linux `/proc` only).
 """
 
 from __future__ import annotations
@@ -60,6 +62,21 @@ def start_gateway(bundle: Path, config: Path, port: int) -> subprocess.Popen:
         time.sleep(0.5)
     proc.kill()
     raise SystemExit("gateway did not start listening within 300 s")
+
+
+def process_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of process `pid` so far (None where /proc is absent)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms_per_search(before: float | None, after: float | None, answered: int) -> float | None:
+    if before is None or after is None or not answered:
+        return None
+    return round((after - before) * 1e3 / answered, 1)
 
 
 def gateway_stats(url: str) -> dict:
@@ -136,13 +153,14 @@ def report(result: dict) -> str:
              "HTTP; gateway settings " + json.dumps(result["gateway"]) + ", runtime overrides "
              + json.dumps(result["runtime"]) + ".", "",
              "| sessions | p50 ms | p95 ms | max ms | searches/s | busy | errors "
-             "| texts per encoder call, mean / max |",
-             "|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "| texts per encoder call, mean / max | CPU ms per search: gateway / client |",
+             "|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in result["levels"]:
         batches = ", ".join(f"{name} {b['mean_batch']} / {b['max_batch']}"
                             for name, b in r.get("batches", {}).items()) or "unbatched"
         lines.append(f"| {r['sessions']} | {r['p50_ms']} | {r['p95_ms']} | {r['max_ms']} | "
-                     f"{r['searches_per_s']} | {r['busy']} | {r['errors']} | {batches} |")
+                     f"{r['searches_per_s']} | {r['busy']} | {r['errors']} | {batches} | "
+                     f"{r.get('gateway_cpu_ms')} / {r.get('client_cpu_ms')} |")
     stop = result.get("shutdown_s")
     lines += ["", "Stopped with SIGTERM afterwards: " + (
         f"exited in {stop} s." if stop is not None else "still up after 30 s, killed.")]
@@ -197,8 +215,15 @@ def main(argv: list[str] | None = None) -> None:
             levels = []
             for n in args.levels:
                 before = gateway_stats(url)
+                cpu = process_cpu_s(proc.pid), time.process_time()
                 level = anyio.run(one_level, url, queries, n, args.calls, args.timeout)
-                levels.append({**level, "batches": batch_sizes(before, gateway_stats(url))})
+                answered = level["answered"]
+                levels.append({
+                    **level, "batches": batch_sizes(before, gateway_stats(url)),
+                    "gateway_cpu_ms": cpu_ms_per_search(cpu[0], process_cpu_s(proc.pid),
+                                                        answered),
+                    "client_cpu_ms": cpu_ms_per_search(cpu[1], time.process_time(), answered),
+                })
                 print(json.dumps(levels[-1]), file=sys.stderr, flush=True)
         finally:
             shutdown_s = stop_gateway(proc)
