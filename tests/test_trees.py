@@ -39,6 +39,14 @@ def test_scores_equal_lightgbm_on_rows_it_never_saw(tmp_path: Path, zero_as_miss
     assert ours.num_feature() == 5
     theirs = lightgbm.Booster(model_file=str(path)).predict(fresh)
     assert ours.predict(fresh) == pytest.approx(theirs, abs=1e-12)
+    # rows with no missing value take the masks (zero_as_missing: the walk), one at a
+    # time or together, with exact zeros and values on a threshold among them
+    whole = np.nan_to_num(fresh)
+    root = next(t for t in ours.trees if t.feature.size)
+    whole[::3, root.feature[0]] = root.threshold[0]  # exactly on a split: goes left
+    theirs = lightgbm.Booster(model_file=str(path)).predict(whole)
+    assert ours.predict(whole) == pytest.approx(theirs, abs=1e-12)
+    assert ours.predict(whole[:1]) == pytest.approx(theirs[:1], abs=1e-12)
     assert ours.predict(np.zeros((0, 5))).shape == (0,)
 
 
