@@ -643,6 +643,11 @@ class Selector(CallFacade):
         best = max((c.score for c in menu), default=0.0)
         if menu and not lacking and best >= self.params.missing_access_below:
             return ()
+        if self._access.mask(ctx).all():
+            # the session may call every tool here (a gateway session lists every served
+            # connection): no tool outside it to look up, only the products the step names
+            return missing_access((), self.cards, ctx, above=0.0, named=lacking,
+                                  at_most=self.params.max_missing)
         open_mask = np.ones(len(self._ids), dtype=bool)
         stages: list[tuple[str, Stage]] = [
             *self._retrieval_stages(vector, open_mask, extra_exact=[]),

@@ -368,6 +368,29 @@ def test_a_step_abstains_below_the_threshold_and_names_the_missing_connection(
         assert wrapped.discover("what a lovely sunny afternoon for a picnic", ctx).abstained
 
 
+def test_a_session_that_may_call_every_tool_skips_the_open_lookup(
+    fixture_bundle, monkeypatch
+):
+    # a gateway session lists every served connection: no tool lies outside it, so the
+    # lookup of what it lacks needs no second retrieval, and finds nothing either way
+    selector = Selector.from_bundle(fixture_bundle, overrides={"missing_access_below": 1.0})
+    every = {"connections": sorted({c.requires.connection for c in selector.cards.values()})}
+    passes = []
+    real = Selector._retrieval_stages
+
+    def counted(self, *args, **kwargs):
+        passes.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Selector, "_retrieval_stages", counted)
+    request = "open a Jira ticket for the failed checkout deploy"
+    some = selector.discover(request, {"connections": ["github", "slack"]})
+    assert len(passes) > len(some.steps) and some.missing()  # the lookup ran
+    passes.clear()
+    found = selector.discover(request, every)
+    assert len(passes) == len(found.steps) and not found.missing()
+
+
 def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):
     selector = Selector.from_bundle(fixture_bundle)
     found = selector.discover(
