@@ -212,3 +212,26 @@ def test_a_registered_retriever_is_run_ranked_and_fused(fixture_bundle, monkeypa
     assert after.discover("list the commits on the main branch").ranked()  # end to end
     # the fused order's relevance is out of what four lists can give
     assert Selector.from_bundle(fixture_bundle, reranker="fused").reranker.n_sources == 4
+
+
+def test_access_masks_are_kept_per_session_and_the_oldest_leaves_first(cards, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(AccessIndex, "MASKS_KEPT", 3)
+    index = AccessIndex(cards)
+    connections = sorted({c.requires.connection for c in cards})
+    contexts = [SessionContext.from_dict({"connections": connections[: i % len(connections)],
+                                          "env": env})
+                for i in range(len(connections)) for env in ("prod", "staging")]
+
+    def fresh(ctx):  # what a new index computes
+        return AccessIndex(cards).mask(ctx)
+
+    first = index.mask(contexts[0])
+    assert index.mask(contexts[0]) is first and not first.flags.writeable
+    # many sessions from several workers at once, more than are kept: each its own mask
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(index.mask, contexts * 20))
+    for ctx, mask in zip(contexts * 20, got, strict=True):
+        np.testing.assert_array_equal(mask, fresh(ctx))
+    assert index.mask(contexts[0]) is not first  # evicted, computed again

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -61,10 +62,12 @@ class AccessIndex:
         self._keys = list(keys)
         self._key_of_row = np.asarray(rows, dtype=np.int32)
         self._masks: dict[SessionContext, np.ndarray] = {}
+        self._lock = threading.Lock()  # the gateway's workers share one index
 
     def mask(self, ctx: SessionContext) -> np.ndarray:
         """The rows `ctx` may call (read-only: it is shared by the session's requests)."""
-        known = self._masks.get(ctx)
+        with self._lock:
+            known = self._masks.get(ctx)
         if known is not None:
             return known
         allowed = np.fromiter(
@@ -72,9 +75,10 @@ class AccessIndex:
         )
         mask = allowed[self._key_of_row]
         mask.flags.writeable = False
-        if len(self._masks) >= self.MASKS_KEPT:
-            self._masks.pop(next(iter(self._masks)), None)  # the oldest
-        self._masks[ctx] = mask
+        with self._lock:
+            if len(self._masks) >= self.MASKS_KEPT:
+                self._masks.pop(next(iter(self._masks)))  # the oldest
+            self._masks[ctx] = mask
         return mask
 
     @staticmethod
