@@ -61,7 +61,7 @@ from serving.stages.abstain import (
 )
 from serving.stages.disclose import disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
-from serving.stages.intent import PAIR_TOP, IntentScorer, intent_scorer
+from serving.stages.intent import PAIR_TOP, STOCK_SIGNALS, IntentScorer, intent_scorer
 from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact
 from serving.stages.missing_access import (
     MissingAccess,
@@ -277,14 +277,13 @@ class Selector(CallFacade):
         ctx = context if isinstance(context, SessionContext) else SessionContext.from_dict(context)
         p = self.params
         t0 = time.perf_counter()
-        request, warnings = bounded_request(request, p.max_request_chars)
-        subgoals, cut = bounded_subgoals(self.decomposer.decompose(request), p.max_subgoals)
+        request, subgoals, warnings = self.bounded_steps(request)
         t_decompose = (time.perf_counter() - t0) * 1e3
         whole = self.whole_request(request, subgoals)
         depth, shallow = rerank_depth(
             len(subgoals) + (whole is not None), p.rerank_depth, p.max_rerank_pairs
         )
-        warnings += cut + shallow
+        warnings += shallow
         for warning in warnings:
             log.warning("discover: %s", warning)
         steps, request_vector = self._select(subgoals, ctx, request=request, depth=depth)
@@ -304,6 +303,20 @@ class Selector(CallFacade):
             request_order=self.params.request_order,
             warnings=tuple(warnings),
         )
+
+    def bounded_steps(self, request: str) -> tuple[str, list[Subgoal], list[str]]:
+        """The request as `discover` reads it (cut to `max_request_chars`), its subgoals
+        (at most `max_subgoals`) and a warning for each cut."""
+        p = self.params
+        request, warnings = bounded_request(request, p.max_request_chars)
+        subgoals, cut = bounded_subgoals(self.decomposer.decompose(request), p.max_subgoals)
+        return request, list(subgoals), [*warnings, *cut]
+
+    def stock_reads(self) -> set[str]:
+        """The signals of the stock encoder (`STOCK_SIGNALS`) the no-tool decision reads:
+        both when there is no model (they are traced, and `tune_menus` fits on them)."""
+        model = self.menu_policy.no_tool
+        return set(STOCK_SIGNALS) & set(STOCK_SIGNALS if model is None else model.signals)
 
     def whole_request(self, request: str, subgoals: Sequence[Subgoal]) -> Subgoal | None:
         """The request as one more subgoal, retrieved beside its parts; None when it adds
@@ -395,9 +408,8 @@ class Selector(CallFacade):
         them, or when there is no model (the signals are traced and `tune_menus` fits on
         them); zeros and None when no head or encoder is at hand. One encoder call embeds
         the subgoals and the request."""
-        model = self.menu_policy.no_tool
-        reads = ("request_intent", "pair_served") if model is None else model.signals
-        scorer = (self.intent() if {"request_intent", "pair_served"} & set(reads) else None)
+        reads = self.stock_reads()
+        scorer = self.intent() if reads else None
         if scorer is None:
             return np.zeros(len(subgoals)), None
         texts = [s.text for s in subgoals]

@@ -46,6 +46,8 @@ PROBE = "list the open pull requests of a repository"
 PROBE_MIN_COSINE = 0.999
 FORMAT_VERSION = 2  # 2 adds the pair head; 1 (the request head alone) still reads
 PAIR_TOP = 5  # the reranked tools of a step whose best pair logit is `pair_served`
+# the step signals the two heads give, read off the stock encoder
+STOCK_SIGNALS = ("request_intent", "pair_served")
 
 
 class IntentError(ValueError):

@@ -13,22 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from serving.bounds import bounded_request, bounded_subgoals
 from serving.model.text import request_text
 from serving.selector import Selector
 from training.evaluation.variants import CachedEncoder
-
-STOCK_SIGNALS = frozenset({"request_intent", "pair_served"})
 
 
 def replay_texts(selector: Selector, requests: Iterable[str]) -> list[str]:
     """The texts `discover` embeds for `requests`: each request's subgoals (as its bounds
     cut them) and the whole request, once each, in first-seen order."""
-    p = selector.params
     texts: dict[str, None] = {}
     for raw in requests:
-        request, _ = bounded_request(request_text(raw, "request"), p.max_request_chars)
-        subgoals, _ = bounded_subgoals(selector.decomposer.decompose(request), p.max_subgoals)
+        request, subgoals, _ = selector.bounded_steps(request_text(raw, "request"))
         texts.update(dict.fromkeys(s.text for s in subgoals))
         if subgoals:
             texts[request.strip()] = None
@@ -47,9 +42,7 @@ def warm_encoders(selector: Selector, requests: Iterable[str]) -> int:
     # by length, so a batch pads little (the caches are keyed by text, not by order)
     texts = sorted(replay_texts(selector, requests), key=len)
     selector.encoder.encode(texts)
-    model = selector.menu_policy.no_tool
-    reads = STOCK_SIGNALS if model is None else set(model.signals)
-    scorer = selector.intent() if reads & STOCK_SIGNALS else None
+    scorer = selector.intent() if selector.stock_reads() else None
     if scorer is None or scorer.encoder is None:  # a stock bundle: the retriever is it
         return len(texts)
     scorer.encoder.encode(texts)
