@@ -163,9 +163,9 @@ stb-category:
 # The stock no-tool decision the package ships (serving/stages/data/): the request-intent
 # head every bundle carries and the menu policy `bundle from-servers` exports, fit and
 # judged on the public requests beside the checkout (../shared/benchmarks/no_tool, read in
-# place) and StableToolBench's train side (its traces' train split) over its stock bundle,
-# each public source held out in turn; the demo world is judged only (its eval requests
-# through its stock bundle): docs/no_tool_sources.md, metrics/no_tool/model.json. About
+# place) and both catalogs' train sides (their traces' train split, as `mine` splits them)
+# over their stock bundles, each public source held out in turn; the catalogs' eval
+# requests are judged only: docs/no_tool_sources.md, metrics/no_tool/model.json. About
 # 15 minutes on 2 cores.
 NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
 .PHONY: no-tool-model
@@ -181,7 +181,8 @@ no-tool-model: $(STAMP)
 		serving/stages/data/stock_menus.json metrics/no_tool/model.json docs/no_tool_sources.md \
 		--public $(NO_TOOL_CORPUS) \
 		--bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl \
-		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base --judge demo=data/demo/eval.jsonl
+		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base \
+		--fit-traces demo=data/demo/traces.jsonl --judge demo=data/demo/eval.jsonl
 
 # The gateway under load (after `make demo`): 1, 8, 32 and 64 concurrent MCP sessions over
 # streamable HTTP against the demo backend, 25 searches each; p50/p95/max, searches per
