@@ -168,7 +168,6 @@ stb-category:
 # requests are judged only: docs/no_tool_sources.md, metrics/no_tool/model.json. About
 # 15 minutes on 2 cores.
 NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
-LACKING_PARTS := 0 1 2 3
 .PHONY: no-tool-model
 no-tool-model: $(STAMP)
 	$(VENV)/bin/dvc repro demo_world export_base
@@ -178,16 +177,11 @@ no-tool-model: $(STAMP)
 		metrics/no_tool/stb_catalog.json --on-error report
 	$(PY) -m training.export params.yaml data/stb/catalog/catalog.jsonl bundles/stb_base \
 		--metrics metrics/no_tool/stb_export_base.json
-	$(PY) -m training.no_tool.lacking data/stb/catalog/catalog.jsonl data/stb/lacking \
-		--parts $(words $(LACKING_PARTS))
-	$(foreach k,$(LACKING_PARTS),$(PY) -m training.export params.yaml \
-		data/stb/lacking/part-$(k).jsonl bundles/stb_lacking_$(k) &&) true
 	$(PY) -m training.train_no_tool params.yaml serving/stages/data/request_intent.json.gz \
 		serving/stages/data/stock_menus.json metrics/no_tool/model.json docs/no_tool_sources.md \
 		--public $(NO_TOOL_CORPUS) \
 		--bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl \
 		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base \
-		$(foreach k,$(LACKING_PARTS),--lacking stb=bundles/stb_lacking_$(k)) \
 		--fit-traces demo=data/demo/traces.jsonl --judge demo=data/demo/eval.jsonl
 
 # The gateway under load (after `make demo`): 1, 8, 32 and 64 concurrent MCP sessions over

@@ -197,9 +197,9 @@ def test_the_pair_column_is_each_steps_best_tool_by_hand():
     assert x[:, PAIR].tolist() == [1.5, -1.5, 0.0]
 
 
-def _pair_world():
-    """Every request looks alike to the intent head and every top cosine is the same: only
-    the pair (request and tool pointing the same way) tells served from not."""
+def test_a_fold_with_the_pair_head_reads_the_request_against_its_tools():
+    # every request looks alike to the intent head and every top cosine is the same: only
+    # the pair (request and tool pointing the same way) tells served from not
     rng = np.random.default_rng(1)
     unit = np.eye(4)
     vectors = {PROBE: unit[3]}
@@ -218,43 +218,12 @@ def _pair_world():
             half = "judge" if served and i % 2 else "fit"
             rows.append(_pair_row(text, group, served, half, text, [(f"t{k}",)],
                                   gold=(f"t{k}",) if served else ()))
-    return examples, rows, vectors, cards
-
-
-def test_a_fold_with_the_pair_head_reads_the_request_against_its_tools():
-    examples, rows, vectors, cards = _pair_world()
     fold = judge_fold("math", examples, rows, vectors, vectors[PROBE], ["pair_served"],
                       l2_intent=1.0, l2=1.0, max_false=0.0, provenance={},
                       pairs=PairData.build({r.request: vectors[r.request] for r in rows}, cards),
                       l2_pair=1.0)
     assert fold.head.pair_weights is not None and fold.head.pair_weights.shape == (8,)
     assert fold.abstain == {"c": 1.0} and fold.false_abstain["c"] <= 0.1
-
-
-def test_rows_of_a_pair_only_group_teach_the_pair_head_and_not_the_model():
-    examples, rows, vectors, cards = _pair_world()
-    # requests a catalog copy lacks the tool for: they point at a tool, the wrong one
-    lack = [replace(_pair_row(f"lack-{r.query_id}", "lack", False, "fit", r.request,
-                              [(f"t{(int(r.query_id.split('-')[1]) + 2) % 3}",)]),
-                    signals=r.signals + 0.5)
-            for r in rows if r.served and r.half == "fit"]
-
-    def fold(extra, names, pair_only=lambda g: False, with_pairs=True):
-        both = rows + extra
-        pairs = PairData.build({r.request: vectors[r.request] for r in both}, cards)
-        return judge_fold("math", examples, both, vectors, vectors[PROBE], names,
-                          l2_intent=1.0, l2=1.0, max_false=0.0, provenance={},
-                          pairs=pairs if with_pairs else None, l2_pair=1.0,
-                          pair_only=pair_only)
-
-    only = {"lack"}.__contains__
-    # without a pair head the model alone could read them: pair-only, it never does
-    signals = ["request_intent", "top_cosine"]
-    assert fold(lack, signals, only, with_pairs=False).model == fold([], signals).model
-    assert fold(lack, signals, with_pairs=False).model != fold([], signals).model
-    # the pair head does read them
-    assert not np.array_equal(fold(lack, ["pair_served"], only).head.pair_weights,
-                              fold([], ["pair_served"]).head.pair_weights)
 
 
 def test_the_runtime_pair_signal_reads_the_whole_request_against_each_steps_first_tools(

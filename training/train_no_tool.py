@@ -62,9 +62,6 @@ class Params:
     l2_pair: float  # ridge of the pair head (standardised slopes)
     max_false_abstain: float  # fit-side served requests that may abstain
     fit_requests: int  # per --fit-traces catalog: train-split requests fit on (0: all)
-    # what the --lacking requests teach: none (judged only, each part held out), pair
-    # (the pair head), both (the pair head and the model)
-    lacking_fit: str = "none"
 
     def __post_init__(self) -> None:
         from serving.stages.abstain import SIGNAL_NAMES
@@ -73,8 +70,7 @@ class Params:
         if not self.signals or unknown:
             raise ParamsError(f"{SECTION}.signals: unknown {unknown}; known {SIGNAL_NAMES}")
         if (not 0.0 <= self.max_false_abstain < 1.0 or self.l2 < 0 or self.l2_intent < 0
-                or self.l2_pair < 0 or self.fit_requests < 0
-                or self.lacking_fit not in ("none", "pair", "both")):
+                or self.l2_pair < 0 or self.fit_requests < 0):
             raise ParamsError(f"{SECTION}: max_false_abstain in [0, 1), l2s and "
                               "fit_requests >= 0")
 
@@ -141,10 +137,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--fit-traces", action="append", default=[],
                         help="NAME=TRACES: that catalog's traces, whose train split (as "
                         "`mine` splits it) is its side of the fit; without, judged only")
-    parser.add_argument("--lacking", action="append", default=[],
-                        help="NAME=DIR: a stock bundle of that catalog without some of its "
-                        "domains (`training.no_tool.lacking`); the fit-side requests whose "
-                        "gold it lacks are fit as requests no tool serves (repeat per part)")
     parser.add_argument("--public", help="the public no-tool set (default "
                         "../shared/benchmarks/no_tool or $TOOLSIFT_NO_TOOL_CORPUS)")
     parser.add_argument("--cache", default="models/.embedding_cache",
@@ -169,9 +161,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     params = load_params(args.params, SECTION, Params)
     bundles, judge_files = named(args.bundle, "--bundle"), named(args.judge, "--judge")
     fit_traces = named(args.fit_traces, "--fit-traces")
-    lacking = [tuple(pair.split("=", 1)) for pair in args.lacking]
-    if any(len(pair) != 2 or pair[0] not in fit_traces for pair in lacking):
-        raise SystemExit(f"--lacking {args.lacking}: NAME=DIR, NAME a catalog with --fit-traces")
     if set(bundles) != set(judge_files) or not set(fit_traces) <= set(bundles):
         raise SystemExit(f"--bundle names {sorted(bundles)}, --judge {sorted(judge_files)}, "
                          f"--fit-traces {sorted(fit_traces)}: one bundle and judge per catalog")
@@ -190,13 +179,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     card_vectors: dict[str, dict[str, np.ndarray]] = {}
     n_absent: dict[str, int] = {}
     n_fit: dict[str, dict[str, int]] = {}
-    fit_queries: dict[str, tuple] = {}
     for catalog, bundle in sorted(bundles.items()):
         labeled = [(q, "judge") for q in read_queries(judge_files[catalog])]
         if catalog in fit_traces:
             got_train = fit_requests(fit_traces[catalog], split, params.fit_requests)
             labeled += [(q, "fit") for q in got_train.queries]
-            fit_queries[catalog] = got_train.queries
             n_fit[catalog] = {"train_requests": got_train.n_train,
                               "fit": len(got_train.queries),
                               "events_without_request_id": got_train.n_without_id}
@@ -229,23 +216,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             served=dict.fromkeys((r.query_id for r in absent), False),
             half=dict.fromkeys((r.query_id for r in absent), "fit"), tool_absent=True)
         n_absent[catalog] = len(absent)
-    n_lacking: dict[str, int] = {}
-    lacking_groups = []
-    for k, (catalog, bundle) in enumerate(lacking):
-        # the catalog's own fit requests through a copy without their domain: asked for a
-        # tool it lacks, a catalog must say no to them. Each copy is a group of its own,
-        # held out in turn: fit as `lacking_fit` says, judged only when held out
-        kept = {c.tool_id for c in load_catalog(Path(bundle) / "cards.jsonl").items}
-        asks = [q for q in fit_queries[catalog] if q.gold and not set(q.gold) & kept]
-        lacking_groups.append(f"{catalog}:lacking:{k}")
-        rows += cached_replay(
-            Path(args.cache) / "no_tool_replay", bundle,
-            [(q.query_id, q.query, q.context) for q in asks], catalog=catalog,
-            group=dict.fromkeys((q.query_id for q in asks), lacking_groups[-1]),
-            served=dict.fromkeys((q.query_id for q in asks), False),
-            half=dict.fromkeys((q.query_id for q in asks),
-                               "judge" if params.lacking_fit == "none" else "fit"))
-        n_lacking[catalog] = n_lacking.get(catalog, 0) + len(asks)
 
     examples = ([IntentExample(r.text, r.needs_tool, r.group) for r in public.requests]
                 + [IntentExample(t, True, "catalogs:served") for t in served_steps])
@@ -264,12 +234,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         return judge_fold(held_out, examples, rows, vectors, vectors[PROBE], params.signals,
                           l2_intent=params.l2_intent, l2=params.l2,
                           max_false=params.max_false_abstain, provenance=provenance,
-                          pairs=pairs, l2_pair=params.l2_pair,
-                          pair_only=lambda g: (params.lacking_fit == "pair"
-                                               and g in lacking_groups))
+                          pairs=pairs, l2_pair=params.l2_pair)
 
     folds = [fold(g) for g in public.groups(needs_tool=False)]
-    lacking_folds = [fold(g) for g in lacking_groups]
     final = fold("")
     catalogs = sorted(bundles)
     all_texts = sorted({t for r in rows for t in r.texts})
@@ -298,18 +265,6 @@ def main(argv: Sequence[str] | None = None) -> None:
                      "refused": len(public.refused)},
         # public needs-tool requests fit as unserved on a catalog that lacks their tool
         "n_tool_absent": n_absent,
-        # the catalogs' own fit requests replayed through a copy lacking their domain
-        "n_lacking": n_lacking,
-        "lacking_fit": params.lacking_fit,
-        # each lacking copy held out: its requests (asking for what it lacks) that abstain
-        "lacking_held_out_abstain": {f.held_out: round(v, 4) for f in lacking_folds
-                                     for v in f.abstain.values()},
-        "lacking_held_out_abstain_pooled": round(
-            sum(v * f.n[c] for f in lacking_folds for c, v in f.abstain.items())
-            / max(1, sum(sum(f.n.values()) for f in lacking_folds)), 4),
-        "lacking_false_abstain_judge_worst_fold": {
-            c: round(max((f.false_abstain.get(c, 0.0) for f in lacking_folds), default=0.0), 4)
-            for c in catalogs},
         "n_fit_requests": n_fit,
         "n_groups": len(folds),
         "held_out_abstain": {c: {f.held_out: round(f.abstain[c], 4) for f in folds

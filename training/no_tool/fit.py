@@ -22,7 +22,7 @@ only: fit on its no-tool rows alone, the heads would learn its cards as "not ser
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -215,11 +215,9 @@ def judge_fold(held_out: str, examples: Sequence[IntentExample],
                rows: Sequence[ReplayedRequest], vectors: Mapping[str, np.ndarray],
                probe: np.ndarray, names: Sequence[str], *, l2_intent: float, l2: float,
                max_false: float, provenance: Mapping[str, str],
-               pairs: PairData | None = None, l2_pair: float = 10.0,
-               pair_only: Callable[[str], bool] = lambda group: False) -> Fold:
+               pairs: PairData | None = None, l2_pair: float = 10.0) -> Fold:
     """Fit the heads and the model without `held_out`; judge it and the served judge half.
-    Without `pairs` (or when `names` leaves `pair_served` out) there is no pair head.
-    Fit rows of a group `pair_only` accepts teach the pair head, not the model."""
+    Without `pairs` (or when `names` leaves `pair_served` out) there is no pair head."""
     head = fit_intent([e for e in examples if e.group != held_out], vectors, probe,
                       l2=l2_intent, provenance=provenance)
     texts = sorted({t for r in rows for t in r.texts})
@@ -235,13 +233,9 @@ def judge_fold(held_out: str, examples: Sequence[IntentExample],
         pair_head = fit_pair(fit_rows, pairs, l2=l2_pair)
         head = replace(head, pair_weights=np.asarray(pair_head.weights, dtype=np.float32),
                        pair_bias=float(pair_head.bias))
-        pair_col = cross_fit_pair(fit_rows, pairs, l2=l2_pair)
+        fit_signals = with_intent(fit_rows, logit, cross_fit_pair(fit_rows, pairs, l2=l2_pair))
     else:
-        pair_col = None
-    model_rows = [i for i, r in enumerate(fit_rows) if not pair_only(r.group)]
-    fit_signals = with_intent([fit_rows[i] for i in model_rows], logit,
-                              None if pair_col is None else [pair_col[i] for i in model_rows])
-    fit_rows = [fit_rows[i] for i in model_rows]
+        fit_signals = with_intent(fit_rows, logit)
 
     def signals(judged: Sequence[ReplayedRequest]) -> list[np.ndarray]:
         pair = None if pair_head is None or pairs is None else pair_column(pair_head, judged,
