@@ -134,7 +134,8 @@ bench-real: $(STAMP)
 	$(PY) -m training.train_retriever params.yaml data/$(NAME)/catalog/catalog.jsonl \
 		data/$(NAME)/train models/$(NAME)/retriever metrics/$(NAME)/train_retriever.json
 	$(PY) -m training.train_reranker params.yaml data/$(NAME)/catalog/catalog.jsonl \
-		data/$(NAME)/train models/$(NAME)/reranker metrics/$(NAME)/train_reranker.json
+		data/$(NAME)/train models/$(NAME)/reranker metrics/$(NAME)/train_reranker.json \
+		--retriever models/$(NAME)/retriever
 	$(PY) -m training.train_ltr params.yaml data/$(NAME)/catalog/catalog.jsonl \
 		data/$(NAME)/traces.jsonl data/$(NAME)/train models/$(NAME)/ltr \
 		metrics/$(NAME)/train_ltr.json \

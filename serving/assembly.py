@@ -34,7 +34,7 @@ from serving.model.config import RuntimeParams
 from serving.model.schema import ToolCard
 from serving.operations.blas import pin_blas_threads
 from serving.stages.ann import ApproximateDense
-from serving.stages.ranker_features import FEATURE_NAMES
+from serving.stages.ranker_features import CROSS_ENCODER_FEATURES, FEATURE_NAMES
 from serving.stages.rerank import (
     CrossEncoderReranker,
     DenseOrderReranker,
@@ -215,7 +215,7 @@ def make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
             raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
         model, history, columns, calibration = load_ranker(bundle)
         # a ranker that does not read the cross-encoder's logit never runs it
-        reads_logit = FEATURE_NAMES.index("cross_encoder") in columns
+        reads_logit = any(FEATURE_NAMES.index(n) in columns for n in CROSS_ENCODER_FEATURES)
         return LearnedReranker(
             make_cross_encoder(bundle, params, cards) if reads_logit else fused,
             model,

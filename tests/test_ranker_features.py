@@ -17,6 +17,7 @@ from serving.model.io import load_catalog
 from serving.model.selection import Candidate, Subgoal
 from serving.stages.ranker_features import (
     FEATURE_NAMES,
+    CROSS_ENCODER_FEATURES,
     MISSING_RANK,
     MISSING_SCORE,
     History,
@@ -67,6 +68,27 @@ def test_features_by_hand(cards):
                          history.without([(("list:commit",), card.tool_id, True)]))[0]
     assert own[FEATURE_NAMES.index("success_tool")] == pytest.approx((3 + 1) / (4 + 2))
     assert own[FEATURE_NAMES.index("success_similar")] == pytest.approx((2 + 1) / (3 + 2))
+
+
+def test_the_cross_encoders_rank_and_gap_by_hand(cards):
+    subgoal = Subgoal("list commits", operations=("list",), entities=("commit",))
+    ids = sorted(cards)[:3]
+    history = History.from_events([], as_of="2026-11-01")
+    logits = [1.5, 3.0, 1.5]
+    cands = [Candidate(t, 0.03, {"fused": 0.03, "cross_encoder": z})
+             for t, z in zip(ids, logits, strict=True)]
+    rows = feature_matrix(subgoal, cands, cards, history)
+    rank = rows[:, FEATURE_NAMES.index("rank_cross_encoder")]
+    gap = rows[:, FEATURE_NAMES.index("cross_encoder_gap")]
+    # 3.0 is first; the two at 1.5 tie behind it: rank 2 each, 1.5 below the best
+    assert rank.tolist() == [2.0, 1.0, 2.0] and gap.tolist() == [1.5, 0.0, 1.5]
+    # the list's order changes nothing; a list the cross-encoder did not score is flat
+    again = feature_matrix(subgoal, cands[::-1], cards, history)
+    assert again[::-1, -2:].tolist() == rows[:, -2:].tolist()
+    flat = [Candidate(t, 0.03, {"fused": 0.03}) for t in ids]
+    unscored = feature_matrix(subgoal, flat, cards, history)
+    assert unscored[:, -2:].tolist() == [[1.0, 0.0]] * 3
+    assert not {"cross_encoder", "rank_cross_encoder", "cross_encoder_gap"} & set(WITHOUT_LOGIT)
 
 
 def test_history_without_is_the_inverse_of_adding_events():
@@ -290,9 +312,9 @@ def test_features_but_the_logit_do_not_depend_on_the_reranker(cards):
         by_reranker.append({c.tool_id: row for c, row in zip(scored, matrix, strict=True)})
     through_cross_encoder, through_fused = by_reranker
     assert list(through_cross_encoder) != list(through_fused)  # the orders differ
-    logit = FEATURE_NAMES.index("cross_encoder")
+    logit = [FEATURE_NAMES.index(n) for n in CROSS_ENCODER_FEATURES]
     for tool_id, row in through_fused.items():
-        assert row[logit] == 0.0
+        assert row[logit].tolist() == [0.0, 1.0, 0.0]  # no logit: flat rank and gap
         assert np.delete(row, logit).tolist() == np.delete(
             through_cross_encoder[tool_id], logit).tolist()
 

@@ -39,6 +39,11 @@ RETRIEVER_PARAMS = {
 }
 RERANKER_PARAMS = {
     "loss": "bce",
+    "base": "stock",
+    "hard_negatives": 3,
+    "random_negatives": 0,
+    "teacher_weight": 0.0,
+    "teacher_temperature": 0.05,
     "epochs": 1,
     "batch_size": 8,
     "learning_rate": 1.0e-3,
@@ -48,6 +53,8 @@ RERANKER_PARAMS = {
     "frozen_layers": 0,
     "group_by_length": True,
     "max_valid_groups": 50,
+    "evals": 0,
+    "eval_groups": 10,
     "seed": 13,
 }
 NEW_SINCE = "2026-01-01"  # fixture cards added since count as new
@@ -419,28 +426,83 @@ def test_precision_args():
         assert ET.precision_args("bf16") == {"bf16": True, "use_cpu": True}
 
 
-@pytest.mark.parametrize("loss", ["bce", "lambda"])
+def test_hard_negatives_are_the_retrievers_best_wrong_answers():
+    labels = (0, 1, 0, 0, 0, 0)
+    scores = np.array([0.1, 0.9, 0.8, 0.3, 0.7, 0.2])
+    rng = np.random.default_rng(0)
+    # the positive, then the two negatives the retriever likes best (2: 0.8, 4: 0.7)
+    assert RR.pick_negatives(labels, scores, n_hard=2, n_random=0, rng=rng).tolist() == [1, 2, 4]
+    # without scores: the fused order's first negatives
+    assert RR.pick_negatives(labels, None, n_hard=2, n_random=0, rng=rng).tolist() == [0, 1, 2]
+    # random ones come from the rest only, never twice, and stop when the rest runs out
+    drawn = RR.pick_negatives(labels, scores, n_hard=2, n_random=5, rng=rng).tolist()
+    assert drawn == [0, 1, 2, 3, 4, 5]
+    group = RM.Group("q", tuple("abcdef"), labels, (1, 2, 3, 4, 5, 6))
+    assert RR.subgroup(group, np.array([1, 4])) == RM.Group("q", ("b", "e"), (1, 0), (2, 5))
+
+
+def test_listnet_targets_mix_the_gold_with_the_teacher():
+    def probabilities(targets):
+        z = np.exp(np.asarray(targets))
+        return z / z.sum()
+
+    # gold only: all of it on the gold tool (the rest at e^-30)
+    alone = probabilities(RR.listnet_targets((0, 1, 0), None, weight=0.0, temperature=0.05))
+    assert alone == pytest.approx([0, 1, 0], abs=1e-12)
+    # teacher cosines 0.5, 0.5, 0.5 at weight 0.4: a third of 0.4 each, 0.6 more on gold
+    mixed = RR.listnet_targets((0, 1, 0), np.array([0.5, 0.5, 0.5]), weight=0.4,
+                               temperature=0.05)
+    assert probabilities(mixed) == pytest.approx([0.4 / 3, 0.6 + 0.4 / 3, 0.4 / 3])
+    # a cosine 0.05 higher at temperature 0.05 is e times as likely under the teacher
+    sharp = probabilities(RR.listnet_targets((1, 0), np.array([0.0, 0.05]), weight=0.5,
+                                             temperature=0.05))
+    assert sharp[1] == pytest.approx(0.5 * np.e / (1 + np.e))
+    with pytest.raises(ParamsError, match="teacher_weight"):
+        RR.Params(**{**RERANKER_PARAMS, "teacher_weight": 0.5})  # bce has no soft targets
+
+
+def test_checkpoints_are_scored_evenly_and_the_last_step_among_them():
+    assert RR.eval_steps(100, 4) == [25, 50, 75, 100]
+    assert RR.eval_steps(3, 6) == [1, 2, 3]  # never more than there are steps
+    assert RR.eval_steps(100, 0) == []
+
+
+@pytest.mark.parametrize("loss", ["bce", "lambda", "listnet"])
 def test_train_reranker_main(tmp_path, tiny_model, train_dir, fixture_catalog, mlflow_store, loss):
     from sentence_transformers.cross_encoder import CrossEncoder
 
     out = tmp_path / "models" / "reranker"
     metrics_path = tmp_path / "metrics" / "train_reranker.json"
-    frozen = 1 if loss == "lambda" else 0
-    params = write_params(
-        tmp_path / "params.yaml", train_reranker={"loss": loss, "frozen_layers": frozen}
-    )
+    overrides = {
+        "bce": {},
+        "lambda": {"frozen_layers": 1},
+        # the retriever (here the tiny model) picks the negatives, teaches and starts it;
+        # two checkpoints are scored and the better one kept
+        "listnet": {"teacher_weight": 0.5, "base": "retriever", "evals": 2},
+    }[loss]
+    params = write_params(tmp_path / "params.yaml", train_reranker={"loss": loss, **overrides})
+    teacher = ["--retriever", str(tiny_model)] if loss == "listnet" else []
     RR.main(
         [str(params), str(fixture_catalog), str(train_dir), str(out), str(metrics_path),
-         "--base-model", str(tiny_model)]
+         "--base-model", str(tiny_model), *teacher]
     )
 
     metrics = json.loads(metrics_path.read_text())
-    rates = {f"{p}valid_{m}" for p in ("fused_", "")
+    orders = ("fused_", "dense_", "") if teacher else ("fused_", "")
+    rates = {f"{p}valid_{m}" for p in orders
              for m in ("mrr", "recall_at_1", "recall_at_3", "recall_at_8")}
     assert_rates(metrics, rates)
     assert metrics["fused_valid_mrr"] == pytest.approx(1 / 3)
     assert metrics["n_train_groups"] == 20 and metrics["n_train_pairs"] == 80
     assert metrics["n_valid_groups"] == 17
+    if loss == "listnet":  # 20 groups in batches of 8: 3 steps, scored at 2 and 3
+        assert [step for step, _ in metrics["valid_curve"]] == [2, 3]
+        best = max(metrics["valid_curve"], key=lambda point: point[1])
+        assert metrics["best_step"] == best[0]
+    else:
+        # nothing scored: the last step is kept (80 pairs or 20 groups, 8 a batch)
+        assert metrics["valid_curve"] == []
+        assert metrics["best_step"] == (10 if loss == "bce" else 3)
     assert_changed(tiny_model, out)
     model = CrossEncoder(str(out), device="cpu", local_files_only=True)
     logits = model.predict([["list commits", "github.list_commits"], ["refund", "stripe"]])

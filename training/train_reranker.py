@@ -1,19 +1,27 @@
 """DVC stage `train_reranker`: train the cross-encoder on groups replayed through the runtime.
 
-    python -m training.train_reranker PARAMS CATALOG TRAIN_DIR OUT_DIR METRICS [--base-model DIR]
+    python -m training.train_reranker PARAMS CATALOG TRAIN_DIR OUT_DIR METRICS
+        [--retriever DIR] [--base-model DIR]
 
 Reads `TRAIN_DIR/reranker.parquet` (`features.candidates`: each trace's subgoal with the
 candidates the runtime's menu stage would rerank in that trace's session, in fused order).
-A `CrossEncoder` with a new one-logit head on the packaged MiniLM learns
-(query, `ToolCard.index_text()`) relevance from the train groups, with binary
-cross-entropy on pairs (`loss: bce`) or LambdaLoss on whole groups (`loss: lambda`).
-The saved model's `predict` returns the raw logit (an Identity activation): the runtime's
-reranker applies the sigmoid itself.
+A `CrossEncoder` with a new one-logit head learns (query, `ToolCard.index_text()`)
+relevance from the train groups: binary cross-entropy on pairs (`loss: bce`) or a
+listwise loss on whole groups (`lambda`: LambdaLoss, `listnet`: softmax cross-entropy).
+
+Each train group is the positive and `hard_negatives` of the session's candidates that
+the fine-tuned retriever (`--retriever`) scores highest, the competitors the cross-encoder
+must beat at run time, plus `random_negatives` drawn from the rest (the fused order's
+first when no retriever is given). `base` picks the starting encoder: the packaged MiniLM
+(`stock`) or the fine-tuned retriever's (`retriever`). The query and the card share
+`max_length` tokens, the longer side cut first (the runtime's tokenizer does the same).
 
 Validation is the menu stage's own question: the valid groups hold every candidate the
-runtime would rerank, and the cross-encoder's order is scored against the fused order it
-replaces (`fused_valid_*`): MRR and recall@k for k in 1, 3 and 8 (a group counts when a
-gold tool is among the first k; 8 is the demo's menu size).
+runtime would rerank, and the cross-encoder's order is scored against the fused order
+(`fused_valid_*`) and the fine-tuned retriever's order (`dense_valid_*`, the stage before
+it at run time): MRR and recall@k for k in 1, 3 and 8. With `evals` > 0 the first
+`eval_groups` valid groups are scored that many times during training and the best
+checkpoint by MRR is kept (`best_step`).
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from __future__ import annotations
 import argparse
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -55,14 +63,23 @@ from training.core.rank_metrics import Group, order_metrics
 log = logging.getLogger(__name__)
 SECTION = "train_reranker"
 RERANKER_FILE = "reranker.parquet"
-LOSSES = ("bce", "lambda")
+LOSSES = ("bce", "lambda", "listnet")
+BASES = ("stock", "retriever")
 
 
 @dataclass(frozen=True, slots=True)
 class Params:
     """Mirror of the `train_reranker` section of params.yaml."""
 
-    loss: str  # bce: pointwise on pairs | lambda: listwise LambdaLoss on whole groups
+    loss: str  # bce: pointwise on pairs | lambda: LambdaLoss | listnet: softmax over a group
+    base: str  # stock: the packaged MiniLM | retriever: the fine-tuned retriever's encoder
+    hard_negatives: int  # per train group: the session candidates the retriever ranks highest
+    random_negatives: int  # ... and drawn from the rest of them
+    # listnet: the target is (1 - teacher_weight) on the gold tools plus teacher_weight
+    # spread as softmax(retriever cosine / teacher_temperature): the fine-tuned retriever's
+    # judgement of every candidate, which one gold label per group does not carry
+    teacher_weight: float
+    teacher_temperature: float
     epochs: int
     batch_size: int  # per device: pairs for bce, groups for lambda
     learning_rate: float
@@ -72,20 +89,32 @@ class Params:
     frozen_layers: int  # embeddings + this many lowest transformer blocks stay fixed (0: none)
     group_by_length: bool  # batches of similar-length rows: less padding to compute
     max_valid_groups: int  # validation groups kept (the first in the file: a stable sample)
+    evals: int  # validation passes during training, the best checkpoint kept (0: the last)
+    eval_groups: int  # the first this many valid groups score the checkpoints
     seed: int
 
     def __post_init__(self) -> None:
         if self.loss not in LOSSES:
             raise ParamsError(f"{SECTION}.loss: {self.loss!r} not in {LOSSES}")
+        if self.base not in BASES:
+            raise ParamsError(f"{SECTION}.base: {self.base!r} not in {BASES}")
         if self.precision not in PRECISIONS:
             raise ParamsError(f"{SECTION}.precision: {self.precision!r} not in {PRECISIONS}")
         check_numbers(
             SECTION,
             self,
-            ints=("epochs", "batch_size", "max_length", "max_valid_groups"),
-            non_negative=("frozen_layers",),
-            floats=("learning_rate", "warmup"),
+            ints=("epochs", "batch_size", "max_length", "max_valid_groups", "eval_groups"),
+            non_negative=("frozen_layers", "hard_negatives", "random_negatives", "evals"),
+            floats=("learning_rate", "warmup", "teacher_weight", "teacher_temperature"),
         )
+        if not 0 <= self.teacher_weight < 1:
+            raise ParamsError(
+                f"{SECTION}.teacher_weight: expected a share in [0, 1), got {self.teacher_weight}"
+            )
+        if self.teacher_weight and (self.loss != "listnet" or self.teacher_temperature <= 0):
+            raise ParamsError(
+                f"{SECTION}.teacher_weight: needs loss listnet and teacher_temperature > 0"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +127,8 @@ class RerankerResult:
     train_seconds: float
     train_loss: float
     loss_curve: tuple[tuple[int, float], ...]
+    valid_curve: tuple[tuple[int, float], ...]  # (step, MRR on the eval groups)
+    best_step: int  # the kept checkpoint's step (the last when nothing was evaluated)
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -129,11 +160,83 @@ def _check_known(groups: Sequence[Group], texts: Mapping[str, str], what: str) -
         )
 
 
+def pick_negatives(
+    labels: Sequence[int],
+    scores: np.ndarray | None,
+    *,
+    n_hard: int,
+    n_random: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Indices to keep of a group: its positives, its `n_hard` negatives with the highest
+    `scores` (the fused order's first without scores), then `n_random` drawn from the other
+    negatives; in the group's order."""
+    gold = np.asarray(labels) == 1
+    negatives = np.flatnonzero(~gold)
+    if scores is not None:
+        negatives = negatives[np.argsort(-np.asarray(scores)[negatives], kind="stable")]
+    hard, rest = negatives[:n_hard], negatives[n_hard:]
+    drawn = rng.choice(rest, size=min(n_random, len(rest)), replace=False)
+    return np.sort(np.concatenate([np.flatnonzero(gold), hard, drawn]).astype(int))
+
+
+def subgroup(group: Group, keep: np.ndarray) -> Group:
+    return Group(
+        group.query,
+        tuple(group.tool_ids[i] for i in keep),
+        tuple(group.labels[i] for i in keep),
+        tuple(group.fused_ranks[i] for i in keep),
+    )
+
+
+def dense_scores(
+    retriever: Any, groups: Sequence[Group], texts: Mapping[str, str]
+) -> list[np.ndarray]:
+    """Each group's cosines under a bi-encoder (a `SentenceTransformer`): the fine-tuned
+    retriever's order, which the cross-encoder follows at run time."""
+    if not groups:
+        return []
+    queries = sorted({g.query for g in groups})
+    tools = sorted({t for g in groups for t in g.tool_ids})
+
+    def embed(values: Sequence[str]) -> np.ndarray:
+        return np.asarray(retriever.encode(
+            list(values), batch_size=EVAL_BATCH_SIZE, normalize_embeddings=True,
+            convert_to_numpy=True, show_progress_bar=False,
+        ))
+
+    q_row = dict(zip(queries, embed(queries), strict=True))
+    t_row = dict(zip(tools, embed([texts[t] for t in tools]), strict=True))
+    return [
+        np.array([float(q_row[g.query] @ t_row[t]) for t in g.tool_ids]) for g in groups
+    ]
+
+
+def listnet_targets(
+    labels: Sequence[int], teacher: np.ndarray | None, *, weight: float, temperature: float
+) -> list[float]:
+    """Log-probabilities whose softmax (what ListNet takes of its labels) is the target:
+    the gold tools share 1 - `weight`, the teacher's softmax(scores / temperature) the rest.
+    Without a teacher (or at weight 0) the gold tools share it all (the others at -30,
+    e^-30 of it)."""
+    gold = np.asarray(labels, dtype=np.float64) == 1
+    target = np.where(gold, 1.0 / max(int(gold.sum()), 1), 0.0)
+    if teacher is not None and weight > 0:
+        z = np.asarray(teacher, dtype=np.float64) / temperature
+        soft = np.exp(z - z.max())
+        target = (1 - weight) * target + weight * soft / soft.sum()
+    return [float(v) for v in np.log(np.maximum(target, np.exp(-30.0)))]
+
+
 def training_columns(
-    groups: Sequence[Group], texts: Mapping[str, str], loss: str
+    groups: Sequence[Group],
+    texts: Mapping[str, str],
+    loss: str,
+    *,
+    targets: Sequence[Sequence[float]] | None = None,
 ) -> dict[str, list[Any]]:
-    """bce: one row per pair (query, document, label); lambda: one row per group
-    (query, documents, labels), the shape the listwise losses read."""
+    """bce: one row per pair (query, document, label); the listwise losses: one row per
+    group (query, documents, labels), or `targets` instead of the labels (listnet)."""
     if loss == "bce":
         rows = [
             (g.query, texts[t], float(y))
@@ -148,7 +251,11 @@ def training_columns(
     return {
         "query": [g.query for g in groups],
         "docs": [[texts[t] for t in g.tool_ids] for g in groups],
-        "labels": [[float(y) for y in g.labels] for g in groups],
+        "labels": (
+            [list(t) for t in targets]
+            if targets is not None
+            else [[float(y) for y in g.labels] for g in groups]
+        ),
     }
 
 
@@ -202,26 +309,80 @@ def load_cross_encoder(path: str | Path, *, max_length: int, seed: int | None = 
     )
 
 
+@dataclass(frozen=True, slots=True)
+class FineTuneResult:
+    train_loss: float
+    loss_curve: tuple[tuple[int, float], ...]
+    valid_curve: tuple[tuple[int, float], ...]
+    best_step: int
+
+
+def eval_steps(n_steps: int, evals: int) -> list[int]:
+    """The `evals` steps, evenly spaced, that score a checkpoint (the last step among them)."""
+    if evals <= 0 or n_steps <= 0:
+        return []
+    return sorted({max(1, round(n_steps * (i + 1) / evals)) for i in range(evals)})
+
+
+def _best_checkpoint_callback(
+    model: Any, steps: Sequence[int], score: Callable[[], float]
+) -> Any:
+    """A Trainer callback that scores the model at `steps` and keeps the best weights in
+    memory (a MiniLM is ~90 MB): no checkpoint files, no optimizer state written."""
+    from transformers import TrainerCallback
+
+    class BestCheckpoint(TrainerCallback):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.curve: list[tuple[int, float]] = []
+            self.best: tuple[float, int, dict[str, Any]] | None = None
+
+        def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if state.global_step not in steps:
+                return
+            was_training = model.training
+            value = score()
+            model.train(was_training)
+            self.curve.append((int(state.global_step), value))
+            if self.best is None or value > self.best[0]:
+                weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                self.best = (value, int(state.global_step), weights)
+
+    return BestCheckpoint()
+
+
 def fine_tune_cross_encoder(
-    model: Any, columns: Mapping[str, list[Any]], params: Params
-) -> tuple[float, tuple[tuple[int, float], ...]]:
-    """Train `model` in place; returns (mean training loss, loss curve)."""
+    model: Any,
+    columns: Mapping[str, list[Any]],
+    params: Params,
+    *,
+    score: Callable[[], float] | None = None,
+) -> FineTuneResult:
+    """Train `model` in place. With `score` (the model's validation MRR) and `params.evals`,
+    the best scored checkpoint is loaded back at the end."""
     from datasets import Dataset
     from sentence_transformers.cross_encoder import (
         CrossEncoderTrainer,
         CrossEncoderTrainingArguments,
     )
-    from sentence_transformers.cross_encoder.losses import BinaryCrossEntropyLoss, LambdaLoss
+    from sentence_transformers.cross_encoder.losses import (
+        BinaryCrossEntropyLoss,
+        LambdaLoss,
+        ListNetLoss,
+    )
     from sentence_transformers.sentence_transformer.training_args import BatchSamplers
 
     n = len(columns["query"])
-    # LambdaLoss forwards `mini_batch_size` pairs at a time, by default as many as the batch
-    # has *groups* (4 pairs of 32): 4x slower on a CPU. -1: the whole batch in one pass.
-    loss = (
-        BinaryCrossEntropyLoss(model)
-        if params.loss == "bce"
-        else LambdaLoss(model, mini_batch_size=-1)
-    )
+    # The listwise losses forward `mini_batch_size` pairs at a time, by default as many as
+    # the batch has *groups* (4 pairs of 32): 4x slower on a CPU. -1: the batch in one pass.
+    if params.loss == "bce":
+        loss = BinaryCrossEntropyLoss(model)
+    elif params.loss == "lambda":
+        loss = LambdaLoss(model, mini_batch_size=-1)
+    else:
+        loss = ListNetLoss(model, mini_batch_size=-1)
+    n_steps = -(-n // params.batch_size) * params.epochs
+    steps = eval_steps(n_steps, params.evals) if score is not None else []
+    callback = _best_checkpoint_callback(model, steps, score) if score is not None else None
     with scratch_dir() as tmp:
         args = CrossEncoderTrainingArguments(
             **trainer_args(params, n, tmp),
@@ -232,11 +393,23 @@ def fine_tune_cross_encoder(
             ),
         )
         trainer = CrossEncoderTrainer(
-            model=model, args=args, train_dataset=Dataset.from_dict(dict(columns)), loss=loss
+            model=model, args=args, train_dataset=Dataset.from_dict(dict(columns)), loss=loss,
+            callbacks=[callback] if callback is not None else None,
         )
         output = trainer.train()
         restore_fp32_forward(trainer)
-    return float(output.training_loss), loss_curve(trainer.state.log_history)
+    best_step = int(trainer.state.global_step)
+    curve: tuple[tuple[int, float], ...] = ()
+    if callback is not None and callback.best is not None:
+        _, best_step, weights = callback.best
+        model.load_state_dict(weights)
+        curve = tuple(callback.curve)
+    return FineTuneResult(
+        train_loss=float(output.training_loss),
+        loss_curve=loss_curve(trainer.state.log_history),
+        valid_curve=curve,
+        best_step=best_step,
+    )
 
 
 def train_reranker(
@@ -245,39 +418,74 @@ def train_reranker(
     *,
     params: Params,
     base_model: str | Path,
+    retriever: str | Path | None = None,
 ) -> RerankerResult:
-    """The stage: train the cross-encoder on the train groups, then order the valid groups
-    with it and compare with the fused order it replaces.
+    """The stage: pick each train group's negatives, train the cross-encoder on the train
+    groups, then order the valid groups with it and compare with the orders it follows.
 
-    Metric names: `valid_<m>` (the cross-encoder) and `fused_valid_<m>` (the runtime's
-    fused order) for m in mrr, recall_at_1, recall_at_3, recall_at_8.
+    Metric names: `valid_<m>` (the cross-encoder), `fused_valid_<m>` (the runtime's fused
+    order) and, with a `retriever`, `dense_valid_<m>` (its order) for m in mrr,
+    recall_at_1, recall_at_3, recall_at_8.
     """
     texts = tool_texts(cards)
-    groups = groups_of(frame, "train")
-    if not groups:
+    full = groups_of(frame, "train")
+    if not full:
         raise TrainingDataError(f"{RERANKER_FILE}: no train groups")
     valid = groups_of(frame, "valid", limit=params.max_valid_groups)
-    _check_known(groups + valid, texts, RERANKER_FILE)
+    _check_known(full + valid, texts, RERANKER_FILE)
     if not valid:
         log.warning("%s: no valid groups: no metrics", RERANKER_FILE)
-    columns = training_columns(groups, texts, params.loss)
+    bi_encoder = _load_bi_encoder(retriever) if retriever is not None else None
+    train_dense = dense_scores(bi_encoder, full, texts) if bi_encoder is not None else None
+    rng = np.random.default_rng(params.seed)
+    keeps = [
+        pick_negatives(
+            g.labels, train_dense[i] if train_dense is not None else None,
+            n_hard=params.hard_negatives, n_random=params.random_negatives, rng=rng,
+        )
+        for i, g in enumerate(full)
+    ]
+    groups = [subgroup(g, keep) for g, keep in zip(full, keeps, strict=True)]
+    targets = None
+    if params.loss == "listnet":
+        targets = [
+            listnet_targets(
+                g.labels, train_dense[i][keep] if train_dense is not None else None,
+                weight=params.teacher_weight, temperature=params.teacher_temperature,
+            )
+            for i, (g, keep) in enumerate(zip(groups, keeps, strict=True))
+        ]
+    columns = training_columns(groups, texts, params.loss, targets=targets)
+    if params.base == "retriever":
+        if retriever is None:
+            raise ParamsError(f"{SECTION}.base: retriever needs --retriever")
+        base_model = retriever
 
     model = load_cross_encoder(base_model, max_length=params.max_length, seed=params.seed)
     freeze_lower_layers(model, params.frozen_layers)
+    tune = valid[: params.eval_groups]
+
+    def tune_mrr() -> float:
+        return order_metrics(cross_encoder_scores(model, tune, texts), tune)["mrr"]
+
     t0 = time.perf_counter()
-    loss, curve = fine_tune_cross_encoder(model, columns, params)
+    tuned_run = fine_tune_cross_encoder(
+        model, columns, params, score=tune_mrr if tune and params.evals else None
+    )
     seconds = time.perf_counter() - t0
     fused = order_metrics(fused_scores(valid), valid)
     tuned = order_metrics(cross_encoder_scores(model, valid, texts), valid)
     metrics = {f"fused_valid_{k}": v for k, v in fused.items()}
+    if bi_encoder is not None:
+        dense = order_metrics(dense_scores(bi_encoder, valid, texts), valid)
+        metrics.update({f"dense_valid_{k}": v for k, v in dense.items()})
     metrics.update({f"valid_{k}": v for k, v in tuned.items()})
     log.info("trained the cross-encoder in %.0f s: %s", seconds, metrics)
-    if tuned and tuned["recall_at_8"] <= fused["recall_at_8"]:
+    before = "dense" if bi_encoder is not None else "fused"
+    if tuned and tuned["mrr"] <= metrics[f"{before}_valid_mrr"]:
         log.warning(
-            "the cross-encoder's menu recall@8 on the valid groups is no better than the "
-            "fused order's (%.3f vs %.3f): rank without it (runtime.reranker: fused)",
-            tuned["recall_at_8"],
-            fused["recall_at_8"],
+            "the cross-encoder's valid MRR is no better than the %s order's (%.3f vs %.3f)",
+            before, tuned["mrr"], metrics[f"{before}_valid_mrr"],
         )
     return RerankerResult(
         model=model,
@@ -286,9 +494,17 @@ def train_reranker(
         n_train_pairs=sum(len(g.tool_ids) for g in groups),
         n_valid_groups=len(valid),
         train_seconds=seconds,
-        train_loss=loss,
-        loss_curve=curve,
+        train_loss=tuned_run.train_loss,
+        loss_curve=tuned_run.loss_curve,
+        valid_curve=tuned_run.valid_curve,
+        best_step=tuned_run.best_step,
     )
+
+
+def _load_bi_encoder(path: str | Path) -> Any:
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(path), device=default_device(), local_files_only=True)
 
 
 # --- the CLI --------------------------------------------------------------------------------
@@ -304,6 +520,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("out_dir", help="model directory to (re)write")
     parser.add_argument("metrics", help="metrics JSON to write")
     parser.add_argument("--base-model", help="model to start from (default: packaged MiniLM)")
+    parser.add_argument(
+        "--retriever",
+        help="the fine-tuned retriever: picks hard negatives, is the dense order validated "
+        "against, and is the starting encoder with `base: retriever`",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     quiet_progress()
@@ -320,7 +541,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     base_model = Path(args.base_model) if args.base_model else stock_model_path()
     run_params = {**asdict(params), "base_model": str(base_model)}
     with maybe_stage_run(SECTION, run_params) as is_main:
-        result = train_reranker(groups, catalog.items, params=params, base_model=base_model)
+        result = train_reranker(
+            groups, catalog.items, params=params, base_model=base_model,
+            retriever=Path(args.retriever) if args.retriever else None,
+        )
         if not is_main:
             return
         import mlflow
@@ -330,6 +554,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         log_model_dir("reranker", out_dir)
         for step, loss in result.loss_curve:
             mlflow.log_metric("loss", loss, step=step)
+        for step, mrr in result.valid_curve:
+            mlflow.log_metric("tune_mrr", mrr, step=step)
         metrics: dict[str, Any] = {
             **result.metrics,
             "n_train_groups": result.n_train_groups,
@@ -337,6 +563,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             "n_valid_groups": result.n_valid_groups,
             "train_seconds": round(result.train_seconds, 1),
             "train_loss": round(result.train_loss, 4),
+            "best_step": result.best_step,
+            "valid_curve": [[step, round(mrr, 4)] for step, mrr in result.valid_curve],
             "stage_seconds": round(time.perf_counter() - t0, 1),
         }
         write_metrics(args.metrics, metrics)
@@ -344,9 +572,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     nan = float("nan")
     print(
         f"train_reranker: {result.n_train_pairs} pairs in {metrics['stage_seconds']:.0f} s; "
-        f"valid recall@8 {metrics.get('fused_valid_recall_at_8', nan):.3f} (fused order) -> "
-        f"{metrics.get('valid_recall_at_8', nan):.3f}, MRR "
-        f"{metrics.get('fused_valid_mrr', nan):.3f} -> {metrics.get('valid_mrr', nan):.3f}"
+        f"valid MRR fused {metrics.get('fused_valid_mrr', nan):.3f}, dense "
+        f"{metrics.get('dense_valid_mrr', nan):.3f}, cross-encoder "
+        f"{metrics.get('valid_mrr', nan):.3f} (step {result.best_step}); recall@8 "
+        f"{metrics.get('fused_valid_recall_at_8', nan):.3f} / "
+        f"{metrics.get('dense_valid_recall_at_8', nan):.3f} / "
+        f"{metrics.get('valid_recall_at_8', nan):.3f}"
     )
 
 

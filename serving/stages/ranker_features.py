@@ -49,7 +49,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "dense_gap",  # the list's best cosine minus this one (0 for the top tool)
     "server_best_dense",  # the best cosine of any candidate on the same server
     "server_candidates",  # log(1 + other candidates on the same server)
+    # the cross-encoder's view of the list (1 and 0 for every tool when it did not run)
+    "rank_cross_encoder",  # 1 + candidates with a higher logit
+    "cross_encoder_gap",  # the list's best logit minus this one
 )
+# what only a run of the cross-encoder gives: a ranker without them never runs it
+CROSS_ENCODER_FEATURES: tuple[str, ...] = ("cross_encoder", "rank_cross_encoder",
+                                           "cross_encoder_gap")
 MISSING_SCORE = -1.0
 MISSING_RANK = 100.0
 HISTORY_FILE = "history.json"
@@ -231,17 +237,22 @@ def list_features(
     candidate: Candidate, candidates: Sequence[Candidate], cards: Mapping[str, ToolCard]
 ) -> list[float]:
     """A candidate's features relative to its list: its cosine, its gap to the list's best,
-    and how strongly its server is matched (an API family whose other tools also match
-    the request is likelier to hold the right one). Invariant to the list's order."""
+    how strongly its server is matched (an API family whose other tools also match the
+    request is likelier to hold the right one), and the cross-encoder's rank and gap.
+    Invariant to the list's order."""
     cosine = {c.tool_id: float(c.scores.get("score_dense", MISSING_SCORE)) for c in candidates}
     server = cards[candidate.tool_id].server
     same = [c.tool_id for c in candidates if cards[c.tool_id].server == server]
     own = cosine[candidate.tool_id]
+    logits = [float(c.scores.get("cross_encoder", 0.0)) for c in candidates]
+    logit = float(candidate.scores.get("cross_encoder", 0.0))
     return [
         own,
         max(cosine.values()) - own,
         max(cosine[t] for t in same),
         math.log1p(len(same) - 1),
+        1.0 + sum(z > logit for z in logits),
+        max(logits) - logit,
     ]
 
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from serving.stages.ranker_features import FEATURE_NAMES
+from serving.stages.ranker_features import CROSS_ENCODER_FEATURES, FEATURE_NAMES
 from training.ltr.groups import Groups
 from training.ltr.params import Params
 
 WITH_LOGIT = tuple(FEATURE_NAMES)
-WITHOUT_LOGIT = tuple(n for n in FEATURE_NAMES if n != "cross_encoder")
+WITHOUT_LOGIT = tuple(n for n in FEATURE_NAMES if n not in CROSS_ENCODER_FEATURES)
 
 
 @dataclass(frozen=True)
