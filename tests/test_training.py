@@ -54,7 +54,7 @@ RERANKER_PARAMS = {
     "group_by_length": True,
     "max_valid_groups": 50,
     "evals": 0,
-    "eval_groups": 10,
+    "eval_share": 0.5,
     "seed": 13,
 }
 NEW_SINCE = "2026-01-01"  # fixture cards added since count as new
@@ -499,9 +499,13 @@ def test_train_reranker_main(tmp_path, tiny_model, train_dir, fixture_catalog, m
         assert [step for step, _ in metrics["valid_curve"]] == [2, 3]
         best = max(metrics["valid_curve"], key=lambda point: point[1])
         assert metrics["best_step"] == best[0]
+        # the first 8 of 17 valid groups chose it; every order is scored on the other 9
+        assert metrics["n_heldout_groups"] == 9
+        assert_rates(metrics, {f"heldout_{r}" for r in rates})
+        assert metrics["heldout_fused_valid_mrr"] == pytest.approx(1 / 3)
     else:
         # nothing scored: the last step is kept (80 pairs or 20 groups, 8 a batch)
-        assert metrics["valid_curve"] == []
+        assert metrics["valid_curve"] == [] and metrics["n_heldout_groups"] == 17
         assert metrics["best_step"] == (10 if loss == "bce" else 3)
     assert_changed(tiny_model, out)
     model = CrossEncoder(str(out), device="cpu", local_files_only=True)

@@ -20,8 +20,9 @@ Validation is the menu stage's own question: the valid groups hold every candida
 runtime would rerank, and the cross-encoder's order is scored against the fused order
 (`fused_valid_*`) and the fine-tuned retriever's order (`dense_valid_*`, the stage before
 it at run time): MRR and recall@k for k in 1, 3 and 8. With `evals` > 0 the first
-`eval_groups` valid groups are scored that many times during training and the best
-checkpoint by MRR is kept (`best_step`).
+`eval_share` of the valid groups are scored that many times during training and the best
+checkpoint by MRR is kept (`best_step`); the groups after them never chose anything, and
+every order is also scored on them alone (`heldout_*`).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class Params:
     group_by_length: bool  # batches of similar-length rows: less padding to compute
     max_valid_groups: int  # validation groups kept (the first in the file: a stable sample)
     evals: int  # validation passes during training, the best checkpoint kept (0: the last)
-    eval_groups: int  # the first this many valid groups score the checkpoints
+    eval_share: float  # the first this share of the valid groups score the checkpoints
     seed: int
 
     def __post_init__(self) -> None:
@@ -103,10 +104,13 @@ class Params:
         check_numbers(
             SECTION,
             self,
-            ints=("epochs", "batch_size", "max_length", "max_valid_groups", "eval_groups"),
+            ints=("epochs", "batch_size", "max_length", "max_valid_groups"),
             non_negative=("frozen_layers", "hard_negatives", "random_negatives", "evals"),
-            floats=("learning_rate", "warmup", "teacher_weight", "teacher_temperature"),
+            floats=("learning_rate", "warmup", "teacher_weight", "teacher_temperature",
+                    "eval_share"),
         )
+        if self.eval_share > 1:
+            raise ParamsError(f"{SECTION}.eval_share: expected a share <= 1, got {self.eval_share}")
         if not 0 <= self.teacher_weight < 1:
             raise ParamsError(
                 f"{SECTION}.teacher_weight: expected a share in [0, 1), got {self.teacher_weight}"
@@ -124,6 +128,7 @@ class RerankerResult:
     n_train_groups: int
     n_train_pairs: int
     n_valid_groups: int
+    n_heldout_groups: int  # valid groups that chose no checkpoint (all when none was scored)
     train_seconds: float
     train_loss: float
     loss_curve: tuple[tuple[int, float], ...]
@@ -463,7 +468,8 @@ def train_reranker(
 
     model = load_cross_encoder(base_model, max_length=params.max_length, seed=params.seed)
     freeze_lower_layers(model, params.frozen_layers)
-    tune = valid[: params.eval_groups]
+    n_tune = round(len(valid) * params.eval_share) if params.evals else 0
+    tune, heldout = valid[:n_tune], valid[n_tune:]
 
     def tune_mrr() -> float:
         return order_metrics(cross_encoder_scores(model, tune, texts), tune)["mrr"]
@@ -473,13 +479,16 @@ def train_reranker(
         model, columns, params, score=tune_mrr if tune and params.evals else None
     )
     seconds = time.perf_counter() - t0
-    fused = order_metrics(fused_scores(valid), valid)
-    tuned = order_metrics(cross_encoder_scores(model, valid, texts), valid)
-    metrics = {f"fused_valid_{k}": v for k, v in fused.items()}
+    orders = {"fused_": fused_scores(valid), "": cross_encoder_scores(model, valid, texts)}
     if bi_encoder is not None:
-        dense = order_metrics(dense_scores(bi_encoder, valid, texts), valid)
-        metrics.update({f"dense_valid_{k}": v for k, v in dense.items()})
-    metrics.update({f"valid_{k}": v for k, v in tuned.items()})
+        orders["dense_"] = dense_scores(bi_encoder, valid, texts)
+    metrics: dict[str, float] = {}
+    for prefix, scores in orders.items():
+        metrics.update({f"{prefix}valid_{k}": v for k, v in order_metrics(scores, valid).items()})
+        if n_tune and heldout:
+            kept = order_metrics(scores[n_tune:], heldout)
+            metrics.update({f"heldout_{prefix}valid_{k}": v for k, v in kept.items()})
+    tuned = order_metrics(orders[""], valid)
     log.info("trained the cross-encoder in %.0f s: %s", seconds, metrics)
     before = "dense" if bi_encoder is not None else "fused"
     if tuned and tuned["mrr"] <= metrics[f"{before}_valid_mrr"]:
@@ -493,6 +502,7 @@ def train_reranker(
         n_train_groups=len(groups),
         n_train_pairs=sum(len(g.tool_ids) for g in groups),
         n_valid_groups=len(valid),
+        n_heldout_groups=len(heldout),
         train_seconds=seconds,
         train_loss=tuned_run.train_loss,
         loss_curve=tuned_run.loss_curve,
@@ -561,6 +571,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "n_train_groups": result.n_train_groups,
             "n_train_pairs": result.n_train_pairs,
             "n_valid_groups": result.n_valid_groups,
+            "n_heldout_groups": result.n_heldout_groups,
             "train_seconds": round(result.train_seconds, 1),
             "train_loss": round(result.train_loss, 4),
             "best_step": result.best_step,
