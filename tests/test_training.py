@@ -459,6 +459,9 @@ def test_listnet_targets_mix_the_gold_with_the_teacher():
     assert sharp[1] == pytest.approx(0.5 * np.e / (1 + np.e))
     with pytest.raises(ParamsError, match="teacher_weight"):
         RR.Params(**{**RERANKER_PARAMS, "teacher_weight": 0.5})  # bce has no soft targets
+    taught = RR.Params(**{**RERANKER_PARAMS, "loss": "listnet", "teacher_weight": 0.5})
+    with pytest.raises(ParamsError, match="need --retriever"):  # no teacher to learn from
+        RR.train_reranker(pl.DataFrame(), [], params=taught, base_model="unused")
 
 
 def test_checkpoints_are_scored_evenly_and_the_last_step_among_them():
