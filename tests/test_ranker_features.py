@@ -16,8 +16,8 @@ from serving.bundle.files import BundleError, finalize_manifest, load_bundle, lo
 from serving.model.io import load_catalog
 from serving.model.selection import Candidate, Subgoal
 from serving.stages.ranker_features import (
-    FEATURE_NAMES,
     CROSS_ENCODER_FEATURES,
+    FEATURE_NAMES,
     MISSING_RANK,
     MISSING_SCORE,
     History,
