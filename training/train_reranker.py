@@ -39,7 +39,7 @@ import numpy as np
 import polars as pl
 
 from features.dataset import RERANKER_SCHEMA, scan_parquet
-from serving.bundle.encoder import PRECISIONS
+from serving.bundle.encoder import PRECISIONS, Encoder
 from serving.model.io import load_catalog
 from serving.model.schema import ToolCard
 from training.core.encoder_training import (
@@ -195,23 +195,16 @@ def subgroup(group: Group, keep: np.ndarray) -> Group:
 
 
 def dense_scores(
-    retriever: Any, groups: Sequence[Group], texts: Mapping[str, str]
+    retriever: Encoder, groups: Sequence[Group], texts: Mapping[str, str]
 ) -> list[np.ndarray]:
-    """Each group's cosines under a bi-encoder (a `SentenceTransformer`): the fine-tuned
-    retriever's order, which the cross-encoder follows at run time."""
+    """Each group's cosines under the fine-tuned retriever: its order, which the
+    cross-encoder follows at run time."""
     if not groups:
         return []
     queries = sorted({g.query for g in groups})
     tools = sorted({t for g in groups for t in g.tool_ids})
-
-    def embed(values: Sequence[str]) -> np.ndarray:
-        return np.asarray(retriever.encode(
-            list(values), batch_size=EVAL_BATCH_SIZE, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=False,
-        ))
-
-    q_row = dict(zip(queries, embed(queries), strict=True))
-    t_row = dict(zip(tools, embed([texts[t] for t in tools]), strict=True))
+    q_row = dict(zip(queries, retriever.encode(queries), strict=True))
+    t_row = dict(zip(tools, retriever.encode([texts[t] for t in tools]), strict=True))
     return [
         np.array([float(q_row[g.query] @ t_row[t]) for t in g.tool_ids]) for g in groups
     ]
@@ -443,7 +436,9 @@ def train_reranker(
     _check_known(full + valid, texts, RERANKER_FILE)
     if not valid:
         log.warning("%s: no valid groups: no metrics", RERANKER_FILE)
-    bi_encoder = _load_bi_encoder(retriever) if retriever is not None else None
+    bi_encoder = (
+        Encoder(retriever, batch_size=EVAL_BATCH_SIZE) if retriever is not None else None
+    )
     train_dense = dense_scores(bi_encoder, full, texts) if bi_encoder is not None else None
     rng = np.random.default_rng(params.seed)
     keeps = [
@@ -509,12 +504,6 @@ def train_reranker(
         valid_curve=tuned_run.valid_curve,
         best_step=tuned_run.best_step,
     )
-
-
-def _load_bi_encoder(path: str | Path) -> Any:
-    from sentence_transformers import SentenceTransformer
-
-    return SentenceTransformer(str(path), device=default_device(), local_files_only=True)
 
 
 # --- the CLI --------------------------------------------------------------------------------
