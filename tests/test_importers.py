@@ -58,8 +58,8 @@ def test_mcp_risk_follows_annotations_and_bad_entries_are_reported(mcp_file):
         f"{path}:6: tools[5].name: missing",
         f"{path}:7: tools[6].inputSchema: expected a JSON Schema object, got str",
         f"{path}:8: tools[7].annotations.readOnlyHint: expected true or false, got 'yes'",
-        f"{path}:9: tools[8].inputSchema: invalid JSON Schema at type: 'objekt' is not valid "
-        "under any of the given schemas",
+        f"{path}:9: tools[8].inputSchema.type: expected \"object\" (the MCP schema), got "
+        "'objekt'",
         f"{path}:10: tools[9].name: duplicate tool name 'search_code'",
     ]
     assert result.n_lines == 10 and result.n_skipped == 5

@@ -110,6 +110,17 @@ def _schema(data: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str
     return value
 
 
+def _mcp_object_schema(entry: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str, Any]:
+    """An MCP tool's input (or output) schema: MCP asks for `"type": "object"`, and the MCP
+    SDKs refuse a whole tools/list over one tool without it, so such a tool is refused
+    here, by itself, with the reason."""
+    schema = _schema(entry, key, required=required)
+    if entry.get(key) is not None and schema.get("type") != "object":
+        got = "missing" if "type" not in schema else f"{schema['type']!r}"
+        raise FieldError(f"{key}.type", f'expected "object" (the MCP schema), got {got}')
+    return schema
+
+
 def parse_mcp(entry: Mapping[str, Any]) -> ForeignTool:
     annotations = entry.get("annotations") or {}
     if not isinstance(annotations, Mapping):
@@ -123,10 +134,10 @@ def parse_mcp(entry: Mapping[str, Any]) -> ForeignTool:
     return ForeignTool(
         name=_name(entry),
         description=_opt_str(entry, "description"),
-        input_schema=_schema(entry, "inputSchema", required=True),
+        input_schema=_mcp_object_schema(entry, "inputSchema", required=True),
         title=title,
         annotations=annotations,
-        output_schema=_schema(entry, "outputSchema", required=False)
+        output_schema=_mcp_object_schema(entry, "outputSchema", required=False)
         if entry.get("outputSchema") is not None
         else None,
     )

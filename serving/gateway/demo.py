@@ -42,14 +42,27 @@ class DemoOptions:
     edit_after_call: bool = False  # serve `edits` only once an edited tool was called
 
 
+def mcp_schema(schema: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A card's schema as MCP clients accept it: an object schema (MCP asks for `"type":
+    "object"`, and an SDK refuses the whole tools/list over one tool without it); an
+    untyped one is read as an object schema, one of another type is None."""
+    if not schema:
+        return None
+    if "type" not in schema:
+        return {"type": "object", **schema}
+    return dict(schema) if schema["type"] == "object" else None
+
+
 def demo_tools(cards: Sequence[ToolCard], opts: DemoOptions) -> list[types.Tool]:
+    """Every card as an MCP tool; a card whose input schema is not an object schema is
+    served with an empty one (its arguments then go unchecked by the client)."""
     return [
         types.Tool(
             name=c.tool_id if opts.qualified else c.name,
             title=c.title or None,
             description=opts.edits.get(c.tool_id, c.description),
-            input_schema=dict(c.input_schema),
-            output_schema=dict(c.output_schema) or None,
+            input_schema=mcp_schema(c.input_schema) or {"type": "object", "properties": {}},
+            output_schema=mcp_schema(c.output_schema),
             annotations=types.ToolAnnotations(
                 title=_str_or_none(c.annotations.get("title")),
                 read_only_hint=c.risk == "read_only", destructive_hint=c.risk == "destructive",

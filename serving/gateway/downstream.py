@@ -19,6 +19,8 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp import Client
+from mcp_types import methods as _methods
+from pydantic import ValidationError
 from mcp.client.stdio import StdioServerParameters
 
 from serving.gateway.config import ServerSpec
@@ -141,13 +143,16 @@ class Downstream:
     async def _list(client: Client) -> list[dict[str, Any]]:
         tools: list[dict[str, Any]] = []
         cursor = None
-        for _ in range(MAX_PAGES):
-            page = await client.list_tools(cursor=cursor)
-            tools += [t.model_dump(by_alias=True, mode="json", exclude_none=True)
-                      for t in page.tools]
-            cursor = page.next_cursor
-            if cursor is None:
-                break
+        try:
+            for _ in range(MAX_PAGES):
+                page = await client.list_tools(cursor=cursor)
+                tools += [t.model_dump(by_alias=True, mode="json", exclude_none=True)
+                          for t in page.tools]
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+        except ValidationError:
+            return await _list_tool_by_tool(client)
         return tools
 
     async def call(self, server: str, name: str, args: Mapping[str, Any]) -> types.CallToolResult:
@@ -168,6 +173,42 @@ class Downstream:
             raise DownstreamError(
                 f"server {server!r} failed on {name}: {type(err).__name__}: {_message(err)}"
             ) from None
+
+
+async def _list_tool_by_tool(client: Client) -> list[dict[str, Any]]:
+    """The listing as the server sent it, when the SDK refused it whole: one malformed
+    tool (an `inputSchema` without `"type"`) fails the SDK's check of the entire result.
+    Every tool comes back as sent, for the registry's importer to serve or quarantine
+    with its reason; the session is told of the valid ones only, so a call to one of them
+    does not make it list again (it lists when it meets a tool it was not told of).
+    Reaches under the SDK (its dispatcher and its per-version checks): the one way to
+    read a result the SDK will not parse."""
+    session = client.session
+    version = getattr(session, "_negotiated_version", None) or "2025-11-25"
+    tools: list[dict[str, Any]] = []
+    valid: list[types.Tool] = []
+    cursor = None
+    for _ in range(MAX_PAGES):
+        page = await session._dispatcher.send_raw_request(  # noqa: SLF001 (see the doc)
+            "tools/list", {"cursor": cursor} if cursor else None, None
+        )
+        raw = [t for t in page.get("tools") or [] if isinstance(t, dict)]
+        tools += raw
+        for tool in raw:
+            try:
+                _methods.validate_server_result("tools/list", version, {**page, "tools": [tool]})
+                valid.append(types.Tool.model_validate(tool))
+            except ValidationError:
+                continue
+        cursor = page.get("nextCursor")
+        if not isinstance(cursor, str):
+            break
+    absorb = getattr(session, "_absorb_tool_listing", None)
+    if absorb is not None:
+        absorb(types.ListToolsResult(tools=valid), complete=True)
+    log.warning("tools/list: %d of %d tools fail the MCP schema; the valid ones are served",
+                len(tools) - len(valid), len(tools))
+    return tools
 
 
 def _message(err: BaseException) -> str:

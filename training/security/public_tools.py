@@ -82,7 +82,9 @@ def mcp_entry(record: dict[str, Any], server: str) -> dict[str, Any]:
     entry = {
         "name": original_name(str(record.get("name", "")), server),
         "description": record.get("description") or "",
-        "inputSchema": record.get("inputSchema") or {"type": "object", "properties": {}},
+        # static reconstructions (the corpus README): a schema the extraction could not
+        # type is read as the object schema a live server would send; the text is judged
+        "inputSchema": {"type": "object", "properties": {}, **(record.get("inputSchema") or {})},
     }
     for key in ("title", "outputSchema", "annotations"):
         if record.get(key):
