@@ -20,6 +20,7 @@ from training.ltr.valid import (
     named_first_evidence,
     order_comparison,
     reciprocal_ranks,
+    tail_tools,
     trained_on_label,
 )
 
@@ -95,10 +96,14 @@ def test_order_comparison_and_the_unseen_tool_slice_by_hand() -> None:
     unseen = unseen_tools([train], valid)
     assert unseen == [False, True]
     assert unseen_tools([train, replace(train, tools=("b",))], valid) == [False, False]
-    out = order_comparison({"ltr": Ranker(_Column(), ("score_dense",))}, valid, unseen=unseen)
+    tail = tail_tools(valid, {"a": 5, "b": 1}, 1)
+    out = order_comparison({"ltr": Ranker(_Column(), ("score_dense",))}, valid,
+                           slices={"unseen_tool": unseen, "tail_tool": tail})
     # ranker: the positive first in both; dense: second in group 1, first in group 2
     assert out["ltr_mrr"] == 1.0 and out["dense_mrr"] == pytest.approx((0.5 + 1) / 2)
     assert out["unseen_tool_ltr_mrr"] == 1.0 and out["unseen_tool_dense_mrr"] == 1.0
+    # "b" was used once, "a" five times: the tail slice at one use is group 2 alone
+    assert out["tail_tool_dense_mrr"] == 1.0 and "tail_tool_ltr_recall_at_1" in out
 
 
 def test_the_logit_is_kept_only_when_it_pays_beyond_noise() -> None:

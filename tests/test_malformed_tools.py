@@ -59,7 +59,8 @@ def test_the_valid_tools_are_served_and_callable_and_the_bad_one_quarantined() -
     assert sorted(registry.cards) == ["notes.get_note", "notes.search_notes"]
     (tool_id, reason), = registry.quarantined
     assert tool_id == "notes.broken_tool"
-    assert reason == 'import: tools[1].inputSchema.type: expected "object" (the MCP schema), got missing'
+    assert reason == ('import: tools[1].inputSchema.type: expected "object" (the MCP schema), '
+                      "got missing")
 
 
 def test_the_demo_server_serves_schemas_an_mcp_client_accepts(fixture_cards) -> None:

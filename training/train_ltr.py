@@ -49,8 +49,11 @@ pay (docs/experiments.md).
 Validation on the first `n_valid_groups` valid-split subgoals (all their candidates):
 MRR and recall@{1,3,8} of each LightGBM order against the cross-encoder's, the fused and
 the dense order on the same groups, also on the groups whose tool no train group has
-(`unseen_tool_*`: held out by tool). Writes OUT_DIR/{model.txt, features.json, history.json}
-(`export --ltr OUT_DIR` packs them), METRICS with feature importances (gain).
+(`unseen_tool_*`: held out by tool), and on the groups whose tool was used at most
+`tail_tool_uses` times in the traces (`tail_tool_*`): the valid groups follow traffic, so
+most ask for head tools, whose history nearly names them (docs/experiments.md).
+Writes OUT_DIR/{model.txt, features.json, history.json} (`export --ltr OUT_DIR` packs
+them), METRICS with feature importances (gain).
 
 The pieces live in training/ltr/: `params`, `groups` (the replay), `fit` (LightGBM),
 `valid` (the orders compared and the choices made on the valid groups), `calibrate`.
@@ -97,6 +100,7 @@ from training.ltr.valid import (
     named_first_evidence,
     order_comparison,
     reciprocal_ranks,
+    tail_tools,
     trained_on_label,
 )
 
@@ -119,6 +123,7 @@ class LtrResult:
     menu_cuts: list[dict[str, float]]  # `menu_cut_table` on the valid groups
     trained_on: str = "train"  # its groups: `trained_on_label`
     n_unseen_tool_groups: int = 0  # valid groups whose tool no group of any ranker has
+    n_tail_tool_groups: int = 0  # valid groups whose tool has little history (`tail_tools`)
 
 
 def train_ltr(
@@ -226,7 +231,12 @@ def train_ltr(
     unseen = unseen_tools(
         [groups for split, groups in built.items() if split != "valid"], valid
     )
-    comparison = {**order_comparison(fitted, valid, unseen=unseen), **evidence}
+    uses = {t: o.success + o.failure for t, o in history.tools.items()}
+    tail = tail_tools(valid, uses, params.tail_tool_uses)
+    comparison = {
+        **order_comparison(fitted, valid, slices={"unseen_tool": unseen, "tail_tool": tail}),
+        **evidence,
+    }
     # the chosen ranker's numbers under the plain name: what the runtime will run
     comparison.update({
         k.replace(f"{key}_", "ltr_"): v for k, v in list(comparison.items()) if f"{key}_" in k
@@ -236,6 +246,7 @@ def train_ltr(
     return LtrResult(
         ranker, history, built, comparison, chosen, fit_seconds, calibration, cut_table,
         trained_on=trained_on_label(key), n_unseen_tool_groups=sum(unseen),
+        n_tail_tool_groups=sum(tail),
     )
 
 
@@ -298,6 +309,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "n_more_groups": built["more"].stats["n_groups"] if "more" in built else 0,
         "trained_on": result.trained_on,
         "n_valid_unseen_tool_groups": result.n_unseen_tool_groups,
+        "n_valid_tail_tool_groups": result.n_tail_tool_groups,
         "n_history_tools": len(history.tools),
         "calibration": {"a": round(result.calibration.a, 4), "b": round(result.calibration.b, 4),
                         "menu_cut": result.calibration.min_relevance},

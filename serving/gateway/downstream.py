@@ -19,9 +19,9 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 from mcp_types import methods as _methods
 from pydantic import ValidationError
-from mcp.client.stdio import StdioServerParameters
 
 from serving.gateway.config import ServerSpec
 

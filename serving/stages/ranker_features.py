@@ -225,35 +225,37 @@ def feature_matrix(
 ) -> np.ndarray:
     """[len(candidates), len(FEATURE_NAMES)]."""
     keys = capability_keys(subgoal)
-    rows = [
-        candidate_features(subgoal, c, cards[c.tool_id], history, keys=keys)
-        + list_features(c, candidates, cards)
-        for c in candidates
-    ]
-    return np.asarray(rows, dtype=np.float64).reshape(len(candidates), len(FEATURE_NAMES))
+    rows = [candidate_features(subgoal, c, cards[c.tool_id], history, keys=keys)
+            for c in candidates]
+    own = np.asarray(rows, dtype=np.float64).reshape(len(candidates), -1)
+    return np.hstack([own, list_features(candidates, cards)])
 
 
-def list_features(
-    candidate: Candidate, candidates: Sequence[Candidate], cards: Mapping[str, ToolCard]
-) -> list[float]:
-    """A candidate's features relative to its list: its cosine, its gap to the list's best,
-    how strongly its server is matched (an API family whose other tools also match the
-    request is likelier to hold the right one), and the cross-encoder's rank and gap.
-    Invariant to the list's order."""
-    cosine = {c.tool_id: float(c.scores.get("score_dense", MISSING_SCORE)) for c in candidates}
-    server = cards[candidate.tool_id].server
-    same = [c.tool_id for c in candidates if cards[c.tool_id].server == server]
-    own = cosine[candidate.tool_id]
-    logits = [float(c.scores.get("cross_encoder", 0.0)) for c in candidates]
-    logit = float(candidate.scores.get("cross_encoder", 0.0))
-    return [
-        own,
-        max(cosine.values()) - own,
-        max(cosine[t] for t in same),
-        math.log1p(len(same) - 1),
-        1.0 + sum(z > logit for z in logits),
-        max(logits) - logit,
-    ]
+def list_features(candidates: Sequence[Candidate], cards: Mapping[str, ToolCard]) -> np.ndarray:
+    """Each candidate's features relative to its list, [len(candidates), 6]: its cosine,
+    its gap to the list's best, how strongly its server is matched (an API family whose
+    other tools also match the request is likelier to hold the right one), and the
+    cross-encoder's rank and gap. Invariant to the list's order; one pass over the list
+    (this runs on every search)."""
+    n = len(candidates)
+    if n == 0:
+        return np.zeros((0, 6))
+    cosine = np.array([float(c.scores.get("score_dense", MISSING_SCORE)) for c in candidates])
+    logits = np.array([float(c.scores.get("cross_encoder", 0.0)) for c in candidates])
+    servers = [cards[c.tool_id].server for c in candidates]
+    best: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for server, cos in zip(servers, cosine.tolist(), strict=True):
+        best[server] = max(best.get(server, cos), cos)
+        count[server] = count.get(server, 0) + 1
+    return np.column_stack([
+        cosine,
+        cosine.max() - cosine,
+        [best[s] for s in servers],
+        [math.log1p(count[s] - 1) for s in servers],
+        1.0 + (logits[None, :] > logits[:, None]).sum(axis=1),
+        logits.max() - logits,
+    ])
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ class Params:
     # the traced valid-split subgoals after those, replayed without the cross-encoder and
     # offered to a ranker without its logit (kept when valid MRR says so); 0 = none
     n_more_groups: int = 0
+    # valid groups whose tool the traces used at most this often: the `tail_tool_*` slice
+    tail_tool_uses: int = 30
 
     def __post_init__(self) -> None:
         for name in ("n_groups", "n_valid_groups", "n_stack_groups", "n_more_groups"):

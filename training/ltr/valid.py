@@ -25,13 +25,16 @@ def menu_scores(flat: np.ndarray, groups: Groups) -> np.ndarray:
 
 
 def order_comparison(
-    rankers: Mapping[str, Ranker], valid: Groups, *, unseen: Sequence[bool] = ()
+    rankers: Mapping[str, Ranker],
+    valid: Groups,
+    *,
+    slices: Mapping[str, Sequence[bool]] | None = None,
 ) -> dict[str, float]:
     """MRR and recall@k on the valid groups: `{name}_*` per ranker, `cross_encoder_*`,
     `fused_*` and `dense_*` (the fine-tuned retriever's own order, the fallback a ranker
-    must beat). With `unseen` (per group: its tool is no train group's positive), the
-    same again as `unseen_tool_{name}_*` on those groups: held out by tool, not only by
-    request."""
+    must beat). Per slice (per group: whether it belongs), the same again as
+    `{slice}_{name}_*` on its groups, e.g. `unseen_tool` (its tool is no train group's
+    positive: held out by tool, not only by request) or `tail_tool` (`tail_tools`)."""
     labels = split_scores(valid.labels, valid.sizes)
     groups = [Group("", tuple(map(str, range(len(y)))), tuple(map(int, y)), ()) for y in labels]
     columns = {name: i for i, name in enumerate(FEATURE_NAMES)}
@@ -44,15 +47,26 @@ def order_comparison(
             "dense": -valid.features[:, columns["rank_dense"]],
         }.items()
     }
-    keep = [i for i, u in enumerate(unseen) if u]
+    members = {
+        label: [i for i, m in enumerate(mask) if m] for label, mask in (slices or {}).items()
+    }
     out: dict[str, float] = {}
     for name, flat in orders.items():
         scores = split_scores(flat, valid.sizes)
         out.update({f"{name}_{k}": v for k, v in order_metrics(scores, groups).items()})
-        if keep:
-            held = order_metrics([scores[i] for i in keep], [groups[i] for i in keep])
-            out.update({f"unseen_tool_{name}_{k}": v for k, v in held.items()})
+        for label, keep in members.items():
+            if keep:
+                held = order_metrics([scores[i] for i in keep], [groups[i] for i in keep])
+                out.update({f"{label}_{name}_{k}": v for k, v in held.items()})
     return out
+
+
+def tail_tools(valid: Groups, uses: Mapping[str, int], max_uses: int) -> list[bool]:
+    """Per valid group: whether its tool was used at most `max_uses` times in the traces.
+    The valid groups are drawn as traffic is, so most ask for head tools, whose history
+    (`uses_tool`, `success_tool`) nearly names them; an eval or a new team asks for tail
+    tools too, and this slice says what the ranker is worth there."""
+    return [uses.get(t, 0) <= max_uses for t in valid.tools]
 
 
 def named_first_evidence(ranker: Ranker, valid: Groups) -> dict[str, float]:
