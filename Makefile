@@ -44,14 +44,17 @@ studies: $(STAMP)
 # The lint's detector by meaning that the package ships (serving/catalog/data/), refit on
 # the project's own corpora, real API documentation, the demo catalog and the fit sources
 # of the public corpus beside the checkout (../shared/security; the judging sources are
-# never read here). Writes metrics/lint_detector.json; the out-of-fold verdicts of the
-# public fit tools go to models/ (they quote public text). About 20 minutes on 2 cores.
+# never read here). Writes metrics/lint_detector.json and reports/lint_sources.md (each
+# source judged by a fold's detector that never read it); the out-of-fold verdicts of the
+# public fit tools go to models/ (they quote public text). 4-5 minutes on 2 cores once the
+# sentence embeddings are cached (models/.embedding_cache), longer from a fresh clone.
 SECURITY_CORPUS ?= ../shared/security
 detector: $(STAMP)
 	$(VENV)/bin/dvc repro demo_world
 	$(PY) -m training.train_lint params.yaml data/demo/catalog.jsonl \
 		serving/catalog/data/lint_detector.json.gz metrics/lint_detector.json \
-		--public $(SECURITY_CORPUS) --oof models/lint_detector/oof.jsonl
+		--public $(SECURITY_CORPUS) --oof models/lint_detector/oof.jsonl \
+		--report reports/lint_sources.md
 
 # The feedback loop (loop/dvc.yaml, loop/params.yaml; not part of `make demo`): rounds of a
 # simulated agent on a real gateway over MCP, its traces retrained on and the promoted

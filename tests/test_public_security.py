@@ -279,3 +279,30 @@ def test_the_study_reports_counts_by_source_and_marks_sources_in_the_fit(corpus,
     report = render(metrics)
     assert "In sample: 1 of these 2 sources" in report and "b/vendor (in fit)" in report
     assert "ssh" not in report.lower()  # counts and ids, never the corpus's text
+
+
+def test_held_out_summary_by_hand() -> None:
+    from serving.model.schema import ToolCard
+    from training.security.public_tools import PublicTool
+    from training.security.source_table import (
+        HeldOutVerdict,
+        held_out_summary,
+        render_source_table,
+    )
+
+    def tool(name: str, repo: str, cls: str = "") -> PublicTool:
+        card = ToolCard(tool_id=f"s.{name}", server="s", domain="s", name=name, summary="")
+        return PublicTool(card, bool(cls), repo, f"{repo}:x", "c", "MIT", attack_class=cls)
+
+    verdicts = [
+        HeldOutVerdict(tool("a", "lab/one", "secrecy"), rules=2, meaning=0),  # rules catch it
+        HeldOutVerdict(tool("b", "lab/two", "secrecy"), rules=0, meaning=1),  # only warned
+        HeldOutVerdict(tool("c", "vendor/x"), rules=1, meaning=0),  # a benign tool, warned
+    ]
+    s = held_out_summary(verdicts)
+    assert s["attacks_at_error"] == 0.5 and s["benign_at_error"] == 0.0
+    assert s["benign_warned"] == 1.0 and s["by_class"] == {"secrecy": {"tools": 2, "at_error": 1}}
+    assert s["classes_under_80"] == []  # two attacks are too few to judge a class by
+    assert s["n_sources"] == 3 and [r["source"] for r in s["by_source"]] == [
+        "lab/one", "lab/two", "vendor/x"]
+    assert "| secrecy | 2 | 1 (50%) |" in render_source_table(s, folds=4)

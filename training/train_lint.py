@@ -17,7 +17,8 @@ out-of-fold verdicts (`fit_with_public`, `training.security.fit_public`). Writes
 (`serving/catalog/data/lint_detector.json.gz` as shipped; read by `toolsift lint`, the
 catalog gate, every bundle and the gateway) and METRICS: the bars, the validation catch
 rate per class, the benign false-alarm rates and, with `--public`, the out-of-fold rates
-by tool and the sources on each side.
+by tool and the sources on each side; `--report`: the whole lint's out-of-fold verdicts by
+class and by source (`training.security.source_table`, `reports/lint_sources.md`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from training.security.fit_public import (
     public_safe_sentences,
     tool_level,
 )
+from training.security.judge import judge_tools as judge_rules
 from training.security.lint_detector import Labeled, Params, fit_detector
 from training.security.poison_corpus import BENIGN_HARD, TRAIN_TEXTS
 from training.security.poison_corpus_more import MORE_BENIGN, MORE_TEXTS
@@ -69,6 +71,7 @@ from training.security.real_benign import (
     sample_sentences,
     value_slot_texts,
 )
+from training.security.source_table import HeldOutVerdict, held_out_summary, render_source_table
 
 log = logging.getLogger(__name__)
 SECTION = "lint_detector"
@@ -122,6 +125,7 @@ def fit_with_public(
     corpus_path: str,
     extra: list[Labeled],
     oof_path: str | None = None,
+    report_path: str | None = None,
 ) -> tuple[MeaningDetector, dict[str, Any]]:
     """The detector fit with the public corpus's fit sources, its bars also chosen by
     tool on their out-of-fold verdicts (module doc of `training.security.fit_public`)."""
@@ -179,6 +183,13 @@ def fit_with_public(
                                      for v in vs]}) + "\n"
             for t, vs in zip(tools, oof, strict=True)))
     levels = [tool_level(vs, detector) for vs in oof]
+    held_out = held_out_summary([
+        HeldOutVerdict(t, rules.level, 0 if t.refused else level)
+        for t, rules, level in zip(tools, judge_rules(tools), levels, strict=True)
+    ])
+    if report_path:
+        Path(report_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(report_path).write_text(render_source_table(held_out, folds=params.public_folds))
     bad = [lv for lv, t in zip(levels, tools, strict=True) if t.poisoned and not t.refused]
     good = [lv for lv, t in zip(levels, tools, strict=True) if not t.poisoned and not t.refused]
     report.update(
@@ -202,6 +213,8 @@ def fit_with_public(
                 "oof_poisoned_warned": _share(lv >= 1 for lv in bad),
                 "oof_benign_tools_at_error": _share(lv == 2 for lv in good),
                 "oof_benign_tools_warned": _share(lv >= 1 for lv in good),
+                # out of fold, the whole lint (rules and meaning) as the gateway runs it
+                "held_out_lint": {k: v for k, v in held_out.items() if k != "by_source"},
             },
         }
     )
@@ -229,6 +242,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--oof", metavar="FILE", help="with --public: write each fit tool's out-of-fold "
         "sentence verdicts here (JSONL; they quote public text: keep it out of the repo)",
+    )
+    parser.add_argument(
+        "--report", metavar="FILE", help="with --public: the whole lint's out-of-fold "
+        "verdicts by class and by source, markdown (counts and tool ids only)",
     )
     parser.add_argument(
         "--cache", metavar="DIR", default="models/.embedding_cache",
@@ -263,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         if args.public:
             detector, report = fit_with_public(
-                fit, encoder, params, args.public, guidance, args.oof
+                fit, encoder, params, args.public, guidance, args.oof, args.report
             )
         else:
             detector, report = fit(extra_fit=guidance)
