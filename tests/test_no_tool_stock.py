@@ -248,3 +248,42 @@ def test_the_runtime_pair_signal_reads_the_whole_request_against_each_steps_firs
         expected = replace(scorer.head, pair_weights=weights, pair_bias=0.5).pair_logits(
             request, cards).max()
         assert step.signals[PAIR] == pytest.approx(expected, abs=0.05)
+
+
+def test_the_bundles_card_vectors_are_read_not_embedded(tmp_path, fixture_cards):
+    from types import SimpleNamespace
+
+    from serving.stages.intent import (
+        BUNDLE_CARD_VECTORS,
+        SHIPPED_INTENT,
+        IntentScorer,
+        card_key,
+        load_card_vectors,
+    )
+
+    class Counting:  # a stand-in stock encoder that counts what it is asked to embed
+        key = "stub"
+
+        def __init__(self):
+            self.texts: list[str] = []
+
+        def encode(self, texts, *, show_progress=False):
+            self.texts += list(texts)
+            return np.full((len(texts), 3), 9.0, dtype=np.float32)
+
+    known, new = list(fixture_cards[:2]), fixture_cards[2]
+    vectors = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (tmp_path / BUNDLE_CARD_VECTORS).parent.mkdir(parents=True)
+    np.save(tmp_path / BUNDLE_CARD_VECTORS, vectors)
+    bundle = SimpleNamespace(root=tmp_path, cards=tuple(known))
+    loaded = load_card_vectors(bundle)
+    assert set(loaded) == {card_key(c) for c in known}
+    encoder = Counting()
+    head = RequestIntent.load(SHIPPED_INTENT)
+    scorer = IntentScorer(head, encoder, loaded).with_encoder(encoder)
+    got = scorer.card_vectors([known[1], new, known[0]])
+    assert got.tolist() == [[3, 4, 5], [9, 9, 9], [0, 1, 2]]
+    assert encoder.texts == [new.index_text()]  # only the card the bundle does not hold
+    with pytest.raises(IntentError, match="2 vectors for 3 cards"):
+        load_card_vectors(SimpleNamespace(root=tmp_path, cards=tuple(fixture_cards[:3])))
+    assert load_card_vectors(None) == {}

@@ -121,7 +121,7 @@ class LiveIndex:
             if scorer is None:
                 return  # the Selector tries again and says why in its warning
             if scorer.encoder is not None:
-                scorer = IntentScorer(scorer.head, self._batched("intent", scorer.encoder))
+                scorer = scorer.with_encoder(self._batched("intent", scorer.encoder))
             self._intent = scorer
         selector.use_intent(self._intent)
         if self._intent.encoder is not None and self._intent.head.pair_weights is not None:

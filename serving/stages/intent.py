@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 SHIPPED_INTENT = Path(__file__).resolve().parent / "data" / "request_intent.json.gz"
 BUNDLE_INTENT = "no_tool/request_intent.json.gz"
+# the stock embedding of each of the bundle's cards, in `cards.jsonl` order: written at
+# export where the head reads another encoder than the retriever, so no run embeds them
+BUNDLE_CARD_VECTORS = "no_tool/card_vectors.npy"
 PROBE = "list the open pull requests of a repository"
 PROBE_MIN_COSINE = 0.999
 FORMAT_VERSION = 2  # 2 adds the pair head; 1 (the request head alone) still reads
@@ -163,10 +166,17 @@ class IntentScorer:
         """`texts` embedded by the encoder the head was fit on."""
         return (retriever if self.encoder is None else self.encoder).encode(list(texts))
 
+    def with_encoder(self, encoder: TextEncoder) -> IntentScorer:
+        """The same head and the card vectors known so far, reading through `encoder` (a
+        batched or cached wrapper of the same model)."""
+        with self._lock:
+            return IntentScorer(self.head, encoder, dict(self._cards))
+
     def card_vectors(self, cards: Sequence[ToolCard]) -> np.ndarray:
-        """The stock embedding of each card's index text (needs `encoder`)."""
+        """The stock embedding of each card's index text (needs `encoder`): the bundle's
+        own (`load_card_vectors`), else embedded on first need and kept."""
         assert self.encoder is not None, "a stock bundle's own embeddings are these"
-        keys = [hashlib.sha256(c.index_text().encode()).hexdigest() for c in cards]
+        keys = [card_key(c) for c in cards]
         with self._lock:
             missing = {k: c.index_text() for k, c in zip(keys, cards, strict=True)
                        if k not in self._cards}
@@ -176,6 +186,25 @@ class IntentScorer:
                 self._cards.update(zip(missing, vectors, strict=True))
         with self._lock:
             return np.stack([self._cards[k] for k in keys]) if keys else np.zeros((0, 0))
+
+
+def card_key(card: ToolCard) -> str:
+    """What a card's stock vector is kept under: the sha256 of the text it embeds."""
+    return hashlib.sha256(card.index_text().encode()).hexdigest()
+
+
+def load_card_vectors(bundle: Bundle | None) -> dict[str, np.ndarray]:
+    """The bundle's stock card vectors (`BUNDLE_CARD_VECTORS`) by `card_key`; none where it
+    carries none. The manifest hashed the file when the bundle was opened."""
+    path = None if bundle is None else bundle.root / BUNDLE_CARD_VECTORS
+    if path is None or not path.is_file():
+        return {}
+    vectors = np.load(path, allow_pickle=False)
+    if vectors.ndim != 2 or vectors.shape[0] != len(bundle.cards):
+        raise IntentError(
+            f"{path}: {vectors.shape[0]} vectors for {len(bundle.cards)} cards"
+        )
+    return {card_key(c): v for c, v in zip(bundle.cards, vectors, strict=True)}
 
 
 def bundle_intent(bundle: Bundle | None) -> RequestIntent:
@@ -201,5 +230,9 @@ def intent_scorer(bundle: Bundle | None, retriever: TextEncoder, *,
 
     encoder = meaning_check(bundle, threads=threads).encoder
     if encoder is not None and head.accepts(encoder):
-        return IntentScorer(head, encoder), ""
+        try:
+            cards = load_card_vectors(bundle)
+        except (IntentError, OSError, ValueError) as err:
+            return None, str(err)
+        return IntentScorer(head, encoder, cards), ""
     return None, "no encoder the request-intent head was fit on is at hand"

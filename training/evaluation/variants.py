@@ -143,7 +143,7 @@ class ModelCache:
             scorer, _why = intent_scorer(selector.bundle, encoder,
                                          threads=selector.params.onnx_threads)
             if scorer is not None and scorer.encoder is not None:
-                scorer = IntentScorer(scorer.head, CachedEncoder(scorer.encoder, self.vectors))
+                scorer = scorer.with_encoder(CachedEncoder(scorer.encoder, self.vectors))
             self.intents[key] = scorer
         return self.intents[key]
 

@@ -17,14 +17,19 @@ from typing import Any
 import numpy as np
 
 from serving.bundle import files as B
-from serving.bundle.encoder import Encoder, stock_model_path
+from serving.bundle.encoder import Encoder, TextEncoder, stock_model_path
 from serving.bundle.onnx_models import EXTERNAL_DATA_SUFFIX, ONNX_DIR, ONNX_FILES
 from serving.catalog.meaning import MeaningDetector
 from serving.catalog.meaning_check import BUNDLE_DETECTOR, LINT_ENCODER_DIR, SHIPPED_DETECTOR
 from serving.model.config import RuntimeParams, utc_now
 from serving.model.schema import BundleManifest, ToolCard
 from serving.stages.ann import ApproximateDense
-from serving.stages.intent import BUNDLE_INTENT, SHIPPED_INTENT, RequestIntent
+from serving.stages.intent import (
+    BUNDLE_CARD_VECTORS,
+    BUNDLE_INTENT,
+    SHIPPED_INTENT,
+    RequestIntent,
+)
 from serving.stages.retrieve import BM25Retriever
 from training.release.onnx_export import export_onnx
 
@@ -62,7 +67,8 @@ def export_bundle(
     (`lint_detector`, default the shipped one) and, with `onnx` and a retriever that is
     not the stock encoder, the stock encoder the detector reads (`export_lint`); and the
     request-intent head of the no-tool signal (`intent_head`, default the shipped one), which
-    reads that same encoder."""
+    reads that same encoder; with `onnx` and such a retriever, also every card's vector
+    under that encoder (`BUNDLE_CARD_VECTORS`), so no search or gateway start embeds them."""
     if out_dir.exists():
         shutil.rmtree(out_dir)
     (out_dir / "dense").mkdir(parents=True)
@@ -96,12 +102,16 @@ def export_bundle(
         export_bundle_onnx(out_dir)
     export_lint(out_dir, lint_detector or SHIPPED_DETECTOR, retriever_path, onnx=onnx)
     head = intent_head or SHIPPED_INTENT
-    RequestIntent.load(head)  # refuse a file the runtime would refuse
+    intent = RequestIntent.load(head)  # refuse a file the runtime would refuse
     (out_dir / BUNDLE_INTENT).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(head, out_dir / BUNDLE_INTENT)
     encoder = Encoder(out_dir / B.RETRIEVER_DIR, batch_size=params.encode_batch_size)
-    vectors = encoder.encode([c.index_text() for c in cards], show_progress=True)
+    texts = [c.index_text() for c in cards]
+    vectors = encoder.encode(texts, show_progress=True)
     np.save(out_dir / B.EMBEDDINGS, vectors, allow_pickle=False)
+    if onnx and not intent.accepts(encoder):  # the head reads the stock encoder: embed now
+        stock = intent_encoder(out_dir, batch_size=params.encode_batch_size)
+        np.save(out_dir / BUNDLE_CARD_VECTORS, stock.encode(texts), allow_pickle=False)
     if len(cards) >= runtime.ann_threshold:  # the runtime searches it approximately
         ApproximateDense.build(vectors).save(out_dir / B.ANN_INDEX)
     BM25Retriever.build(cards).save(out_dir / B.BM25_DIR)
@@ -122,6 +132,19 @@ def export_bundle(
             "embedding_dim": int(vectors.shape[1]),
         },
     )
+
+
+def intent_encoder(root: Path, *, batch_size: int) -> TextEncoder:
+    """The stock encoder the runtime of the bundle at `root` will give the request-intent
+    head (`serving.catalog.meaning_check.meaning_check`): the bundle's lint encoder where
+    `export_lint` wrote one, else the packaged torch model. Vectors written at export must
+    be the ones the runtime would compute."""
+    lint_dir = root / LINT_ENCODER_DIR
+    if lint_dir.is_dir():
+        from serving.bundle.onnx_models import OnnxEncoder
+
+        return OnnxEncoder(lint_dir, batch_size=batch_size)
+    return Encoder(stock_model_path(), batch_size=batch_size)
 
 
 def export_lint(root: Path, detector: Path, retriever_path: Path, *, onnx: bool) -> None:
