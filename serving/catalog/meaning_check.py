@@ -79,9 +79,12 @@ def _torch_stock() -> TextEncoder | None:
 
 
 def accepted_encoder(
-    detector: MeaningDetector, candidates: Iterable[Callable[[], TextEncoder | None]]
+    detector: MeaningDetector,
+    candidates: Iterable[Callable[[], TextEncoder | None]],
+    cache_dir: str | Path | None = None,
 ) -> tuple[TextEncoder | None, str]:
-    """The first candidate the detector accepts, cached by sentence; else why none."""
+    """The first candidate the detector accepts, cached by sentence (on disk in
+    `cache_dir` when given, `CachedEncoder.save` writes it); else why none."""
     tried = []
     for make in candidates:
         try:
@@ -96,18 +99,23 @@ def accepted_encoder(
         except (DetectorError, OSError, RuntimeError, ValueError) as err:
             tried.append(str(err))
             continue
-        return CachedEncoder(encoder), ""
+        return CachedEncoder(encoder, cache_dir), ""
     return None, "; ".join(tried) or (
         "no encoder it was fit on: install toolsift[train] or lint with a bundle"
     )
 
 
 def meaning_check(
-    bundle: Bundle | None = None, *, retriever: TextEncoder | None = None, threads: int = 0
+    bundle: Bundle | None = None,
+    *,
+    retriever: TextEncoder | None = None,
+    threads: int = 0,
+    cache_dir: str | Path | None = None,
 ) -> MeaningCheck:
     """The detector of `bundle` (or the shipped one) with the first encoder it accepts;
     `retriever`: the bundle's retriever encoder when the caller has one loaded; `threads`:
-    an ONNX encoder's intra-op threads (0: every core)."""
+    an ONNX encoder's intra-op threads (0: every core); `cache_dir`: where its sentence
+    vectors are kept between processes (a gateway's restart embeds only new sentences)."""
     detector = bundle_detector(bundle)
     candidates: list[Callable[[], TextEncoder | None]] = []
     if bundle is not None:
@@ -125,7 +133,7 @@ def meaning_check(
             candidates.append(lambda: OnnxEncoder(
                 bundle.retriever_path, threads=threads, check=bundle.weights.check))
     candidates.append(_torch_stock)
-    encoder, why = accepted_encoder(detector, candidates)
+    encoder, why = accepted_encoder(detector, candidates, cache_dir)
     if encoder is None:
         log.warning("the lint's check by meaning is off: %s", why)
     return MeaningCheck(detector, encoder, why)

@@ -46,6 +46,11 @@ def serve(
     reload_interval: Annotated[
         float, typer.Option(help="Seconds between checks of a followed release pointer.")
     ] = 2.0,
+    review_cache: Annotated[
+        Path | None, typer.Option(help="Keep the review's sentence vectors in this directory "
+                                  "between starts: a restart embeds only sentences it has not "
+                                  "seen (keyed by sentence sha256 and encoder). Default: none.")
+    ] = None,
     public_key: Annotated[
         Path | None, typer.Option(help="Refuse bundles not signed by this Ed25519 key (PEM); "
                                   "default $TOOLSIFT_BUNDLE_PUBLIC_KEY.")
@@ -77,7 +82,8 @@ def serve(
 
         configure_otlp("toolsift-gateway")
     opts = ServeOptions(bundle=bundle, config=load_config(config), ledger=ledger, traces=traces,
-                        public_key=public_key, reload_interval_s=reload_interval)
+                        public_key=public_key, reload_interval_s=reload_interval,
+                        review_cache=review_cache)
     if transport == "stdio":
         anyio.run(serve_stdio, opts)
     else:

@@ -19,10 +19,12 @@ import hashlib
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from serving.bundle.cached_encoder import CachedEncoder
 from serving.bundle.encoder import TextEncoder
 from serving.bundle.files import Bundle, build_capability_index
 from serving.calls.policy import RiskPolicy
@@ -48,6 +50,7 @@ class LiveIndex:
         policy: RiskPolicy | None = None,
         overrides: Mapping[str, Any] | None = None,
         batching: BatchSettings = UNBATCHED,
+        review_cache: Path | None = None,
     ) -> None:
         self.bundle = bundle
         self.policy = policy
@@ -58,11 +61,17 @@ class LiveIndex:
         # one encoder for every rebuild: its session loads once
         self._encoder = Selector.make_encoder(bundle, self.overrides)
         # the live review's check by meaning: the bundle's detector (or the shipped one)
-        self.meaning = meaning_check(bundle, retriever=self._encoder)
+        self.meaning = meaning_check(bundle, retriever=self._encoder, cache_dir=review_cache)
         self._vectors: dict[str, np.ndarray] = {}  # sha256 of index text -> vector
         self.batchers: dict[str, BatchingEncoder] = {}
         self._requests = self._batched("encoder", self._encoder)
         self._intent: IntentScorer | None = None
+
+    def keep_review_vectors(self) -> None:
+        """Write the review's new sentence vectors to its cache directory, if it has one."""
+        encoder = self.meaning.encoder
+        if isinstance(encoder, CachedEncoder):
+            encoder.save()
 
     def selector(self, registry: Registry) -> Selector | None:
         """The Selector for exactly the registry's cards; None when no tool is served."""

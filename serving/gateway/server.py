@@ -54,6 +54,8 @@ class ServeOptions:
     traces: Path | None = None
     public_key: Any = None  # None: $TOOLSIFT_BUNDLE_PUBLIC_KEY when set
     reload_interval_s: float = 2.0  # how often a followed pointer is checked
+    # the review's sentence vectors kept here between starts (None: in memory only)
+    review_cache: Path | None = None
 
 
 class GatewayApp:
@@ -83,7 +85,8 @@ class GatewayApp:
     def _index(self, bundle: Bundle) -> LiveIndex:
         return LiveIndex(bundle, policy=self.opts.config.policy,
                          overrides=runtime_for_workers(self.opts.config),
-                         batching=batch_settings(self.opts.config))
+                         batching=batch_settings(self.opts.config),
+                         review_cache=self.opts.review_cache)
 
     async def refresh(self, index: LiveIndex | None = None) -> None:
         """Review the live tools again (against `index`'s bundle when given: a new
@@ -99,6 +102,7 @@ class GatewayApp:
                 build_registry, dict(self.downstream.tools), self.opts.config.servers,
                 self.index.known, ledger=self.ledger, meaning=self.index.meaning,
             ))
+            await anyio.to_thread.run_sync(self.index.keep_review_vectors)
             selector = await anyio.to_thread.run_sync(self.index.selector, registry)
             if selector is not None:  # load the models now, not on the first search
                 await anyio.to_thread.run_sync(selector.discover, "warm up", None)
