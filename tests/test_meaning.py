@@ -378,3 +378,32 @@ def test_another_encoder_is_refused(fitted):
 
     with pytest.raises(DetectorError, match="another encoder"):
         meaning_findings([], Shuffled(), detector)  # type: ignore[arg-type]
+
+
+def test_a_derived_summary_that_repeats_the_description_is_not_judged_again() -> None:
+    from serving.catalog.importers import ImportOptions, cards_from_json
+    from serving.catalog.meaning import judge_cards, meaning_findings, repeats_description
+    from serving.catalog.meaning_check import meaning_check
+
+    entries = [
+        {"name": "ack", "description": "Acknowledge an incident so it stops escalating. "
+         "Calls the incidents API.", "inputSchema": {"type": "object"}},
+        {"name": "lst", "description": "Returns a list of open incidents.",
+         "inputSchema": {"type": "object"}},
+    ]
+    ack, lst = cards_from_json({"tools": entries}, "mcp", ImportOptions(server="pd")).items
+    assert ack.summary == "Acknowledge an incident so it stops escalating"
+    assert repeats_description(ack)  # the importer's copy of the first sentence
+    assert not repeats_description(lst)  # rewritten ("List open incidents"): words of its own
+    assert not repeats_description(dataclasses.replace(ack, derived=()))  # authored: judged
+    check = meaning_check().require()
+    verdicts = judge_cards([ack], check.encoder, check.detector)
+    top = max(verdicts, key=lambda v: v.attack)
+    assert top.path == "summary"  # the fragment scores above its own sentence
+    # every sentence at error: the finding names the most suspect one the lint judges
+    strict = dataclasses.replace(check.detector, error_bar=1e-6, slot_bar=1e-6,
+                                 warning_bar=1e-6)
+    (found,) = meaning_findings([ack], check.encoder, strict)
+    assert found.message.startswith("description reads as")
+    (found,) = meaning_findings([dataclasses.replace(ack, derived=())], check.encoder, strict)
+    assert found.message.startswith("summary reads as")  # an authored summary is judged

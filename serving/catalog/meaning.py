@@ -78,6 +78,7 @@ _NAME_PATH = re.compile(r"\.name$|\.required\[\d+\]$")  # a property named, or l
 MIN_NAME_WORDS = 4
 # a sentence of fewer words of letters is a heading or label: a warning at most
 FRAGMENT_WORDS = 4
+_WORD = re.compile(r"\w+")
 _LETTER_WORD = re.compile(r"[^\W\d_]{2,}")
 _IDENTIFIER_BREAK = re.compile(r"[_=]+|(?<=[a-z0-9])(?=[A-Z])")
 _CREDENTIAL_PARAMETER = re.compile(
@@ -339,6 +340,17 @@ def judge_cards(
     ]
 
 
+def repeats_description(card: ToolCard) -> bool:
+    """Whether the card's summary is one the importer derived from its description and
+    every word of it is the description's own, in order: judged again by itself, a
+    fragment of a vendor's sentence out of its context only adds false alarms (the
+    description's sentence is judged whole)."""
+    if "summary" not in card.derived:
+        return False
+    summary = " ".join(_WORD.findall(card.summary.lower()))
+    return bool(summary) and summary in " ".join(_WORD.findall(card.description.lower()))
+
+
 def declared_credential(path: str) -> bool:
     """Whether `path` is a string of a parameter whose name declares a credential
     (`input_schema.properties.api_token.default`): asking for one there is the parameter's
@@ -382,7 +394,10 @@ def meaning_findings(
             )
         ]
     worst: dict[str, tuple[int, float, SentenceVerdict]] = {}
+    copies = {c.tool_id for c in cards if repeats_description(c)}
     for v in judge_cards(cards, encoder, detector):
+        if v.path == "summary" and v.tool_id in copies:
+            continue  # judged whole, in its description
         level = verdict_level(v, detector)
         if level and (level, v.attack) > worst.get(v.tool_id, (0, 0.0, v))[:2]:
             worst[v.tool_id] = (level, v.attack, v)
