@@ -337,3 +337,8 @@ def test_history_from_traces_keys_events_by_the_request_id_mining_gives_them():
     assert by_request["r1"] == [(("list:*",), "git.log", True), (("list:*",), "git.blame", False)]
     assert history.as_of == "2026-10-02" and history.tool("git.blame") == Outcomes(0, 1)
     assert history.without(by_request["r1"]).tool("git.log") == Outcomes(0, 0)
+
+
+def test_an_empty_list_has_an_empty_feature_matrix(cards):
+    assert feature_matrix(Subgoal("list commits"), [], cards, History()).shape == (
+        0, len(FEATURE_NAMES))

@@ -56,6 +56,9 @@ FEATURE_NAMES: tuple[str, ...] = (
 # what only a run of the cross-encoder gives: a ranker without them never runs it
 CROSS_ENCODER_FEATURES: tuple[str, ...] = ("cross_encoder", "rank_cross_encoder",
                                            "cross_encoder_gap")
+# `candidate_features` gives the first N_OWN_FEATURES, `list_features` the rest
+N_LIST_FEATURES = 6
+N_OWN_FEATURES = len(FEATURE_NAMES) - N_LIST_FEATURES
 MISSING_SCORE = -1.0
 MISSING_RANK = 100.0
 HISTORY_FILE = "history.json"
@@ -227,7 +230,7 @@ def feature_matrix(
     keys = capability_keys(subgoal)
     rows = [candidate_features(subgoal, c, cards[c.tool_id], history, keys=keys)
             for c in candidates]
-    own = np.asarray(rows, dtype=np.float64).reshape(len(candidates), -1)
+    own = np.asarray(rows, dtype=np.float64).reshape(len(candidates), N_OWN_FEATURES)
     return np.hstack([own, list_features(candidates, cards)])
 
 
@@ -237,9 +240,8 @@ def list_features(candidates: Sequence[Candidate], cards: Mapping[str, ToolCard]
     other tools also match the request is likelier to hold the right one), and the
     cross-encoder's rank and gap. Invariant to the list's order; one pass over the list
     (this runs on every search)."""
-    n = len(candidates)
-    if n == 0:
-        return np.zeros((0, 6))
+    if not candidates:
+        return np.zeros((0, N_LIST_FEATURES))
     cosine = np.array([float(c.scores.get("score_dense", MISSING_SCORE)) for c in candidates])
     logits = np.array([float(c.scores.get("cross_encoder", 0.0)) for c in candidates])
     servers = [cards[c.tool_id].server for c in candidates]
