@@ -285,8 +285,8 @@ def test_held_out_summary_by_hand() -> None:
     from serving.model.schema import ToolCard
     from training.security.public_tools import PublicTool
     from training.security.source_table import (
-        HeldOutVerdict,
         held_out_summary,
+        held_out_verdict,
         render_source_table,
     )
 
@@ -295,13 +295,14 @@ def test_held_out_summary_by_hand() -> None:
         return PublicTool(card, bool(cls), repo, f"{repo}:x", "c", "MIT", attack_class=cls)
 
     verdicts = [
-        HeldOutVerdict(tool("a", "lab/one", "secrecy"), rules=2, meaning=0),  # rules catch it
-        HeldOutVerdict(tool("b", "lab/two", "secrecy"), rules=0, meaning=1),  # only warned
-        HeldOutVerdict(tool("c", "vendor/x"), rules=1, meaning=0),  # a benign tool, warned
+        held_out_verdict(tool("a", "lab/one", "secrecy"), rules=2, meaning=0),  # rules catch it
+        held_out_verdict(tool("b", "lab/two", "secrecy"), rules=0, meaning=1),  # only warned
+        held_out_verdict(tool("c", "vendor/x"), rules=1, meaning=0),  # a benign tool, warned
     ]
     s = held_out_summary(verdicts)
     assert s["attacks_at_error"] == 0.5 and s["benign_at_error"] == 0.0
-    assert s["benign_warned"] == 1.0 and s["by_class"] == {"secrecy": {"tools": 2, "at_error": 1}}
+    assert s["benign_warned"] == 1.0
+    assert s["by_class"] == {"secrecy": {"tools": 2, "at_error": 1, "warned": 2}}
     assert s["classes_under_80"] == []  # two attacks are too few to judge a class by
     assert s["n_sources"] == 3 and [r["source"] for r in s["by_source"]] == [
         "lab/one", "lab/two", "vendor/x"]

@@ -40,7 +40,7 @@ from serving.catalog.meaning_check import SHIPPED_DETECTOR, MeaningCheck, accept
 from serving.gateway.config import ServerSpec
 from serving.gateway.registry import build_registry
 from training.core.metrics_io import write_metrics
-from training.security.judge import ToolVerdict, judge_tools, summary, table_by_source
+from training.security.judge import ToolVerdict, by_class, judge_tools, summary, table_by_source
 from training.security.public_tools import (
     PublicTool,
     load_corpus,
@@ -153,16 +153,6 @@ def last_commit(path: str) -> str:
         return ""
     dirty = git("diff", "--quiet", "HEAD", "--", path).returncode != 0
     return "uncommitted" if dirty else found.stdout.strip()
-
-
-def by_class(bad: Sequence[ToolVerdict]) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {}
-    for v in bad:
-        row = out.setdefault(v.tool.attack_class, {"tools": 0, "at_error": 0, "warned": 0})
-        row["tools"] += 1
-        row["at_error"] += v.level == 2
-        row["warned"] += v.level >= 1
-    return dict(sorted(out.items()))
 
 
 def render(metrics: dict[str, Any]) -> str:

@@ -71,7 +71,7 @@ from training.security.real_benign import (
     sample_sentences,
     value_slot_texts,
 )
-from training.security.source_table import HeldOutVerdict, held_out_summary, render_source_table
+from training.security.source_table import held_out_summary, held_out_verdict, render_source_table
 
 log = logging.getLogger(__name__)
 SECTION = "lint_detector"
@@ -184,7 +184,7 @@ def fit_with_public(
             for t, vs in zip(tools, oof, strict=True)))
     levels = [tool_level(vs, detector) for vs in oof]
     held_out = held_out_summary([
-        HeldOutVerdict(t, rules.level, 0 if t.refused else level)
+        held_out_verdict(t, rules.level, 0 if t.refused else level)
         for t, rules, level in zip(tools, judge_rules(tools), levels, strict=True)
     ])
     if report_path:

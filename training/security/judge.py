@@ -118,3 +118,14 @@ def summary(verdicts: Sequence[ToolVerdict]) -> dict[str, Any]:
         "hard_benign_at_error": share(hard, lambda v: v.level == 2),
         "benign_tools_at_error": sum(v.level == 2 for v in good),
     }
+
+
+def by_class(bad: Sequence[ToolVerdict]) -> dict[str, dict[str, int]]:
+    """Per attack class of the poisoned verdicts: tools, at error, warned."""
+    out: dict[str, dict[str, int]] = {}
+    for v in bad:
+        row = out.setdefault(v.tool.attack_class, {"tools": 0, "at_error": 0, "warned": 0})
+        row["tools"] += 1
+        row["at_error"] += v.level == 2
+        row["warned"] += v.level >= 1
+    return dict(sorted(out.items()))
