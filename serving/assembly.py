@@ -213,7 +213,7 @@ def make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
     if want == "ltr":
         if bundle.ltr_path is None:
             raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")
-        model, history, columns, calibration = load_ranker(bundle)
+        model, history, columns, calibration, budget = load_ranker(bundle)
         # a ranker that does not read the cross-encoder's logit never runs it
         reads_logit = any(FEATURE_NAMES.index(n) in columns for n in CROSS_ENCODER_FEATURES)
         return LearnedReranker(
@@ -223,6 +223,7 @@ def make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
             history,
             columns=columns,
             calibration=calibration,
+            logit_budget=budget if reads_logit else None,
             exploration_rate=params.exploration_rate,
             exploration_cap=params.exploration_cap,
         )

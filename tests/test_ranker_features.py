@@ -21,6 +21,7 @@ from serving.stages.ranker_features import (
     MISSING_RANK,
     MISSING_SCORE,
     History,
+    LogitBudget,
     Outcomes,
     capability_keys,
     exploration_bonus,
@@ -82,12 +83,17 @@ def test_the_cross_encoders_rank_and_gap_by_hand(cards):
     gap = rows[:, FEATURE_NAMES.index("cross_encoder_gap")]
     # 3.0 is first; the two at 1.5 tie behind it: rank 2 each, 1.5 below the best
     assert rank.tolist() == [2.0, 1.0, 2.0] and gap.tolist() == [1.5, 0.0, 1.5]
-    # the list's order changes nothing; a list the cross-encoder did not score is flat
+    # the list's order changes nothing; a tool the cross-encoder did not score has no
+    # logit, rank or gap, and the scored ones rank among themselves
     again = feature_matrix(subgoal, cands[::-1], cards, history)
     assert again[::-1, -2:].tolist() == rows[:, -2:].tolist()
     flat = [Candidate(t, 0.03, {"fused": 0.03}) for t in ids]
     unscored = feature_matrix(subgoal, flat, cards, history)
-    assert unscored[:, -2:].tolist() == [[1.0, 0.0]] * 3
+    logit = [FEATURE_NAMES.index(n) for n in CROSS_ENCODER_FEATURES]
+    assert np.isnan(unscored[:, logit]).all()
+    partly = feature_matrix(subgoal, [cands[0], flat[1], cands[2]], cards, history)
+    assert partly[:, logit][[0, 2]].tolist() == [[1.5, 1.0, 0.0]] * 2
+    assert np.isnan(partly[1, logit]).all()
     assert not {"cross_encoder", "rank_cross_encoder", "cross_encoder_gap"} & set(WITHOUT_LOGIT)
 
 
@@ -180,6 +186,13 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     assert metrics["valid_ltr_mrr"] == metrics[f"valid_ltr_{on}{chosen}_mrr"]
     names = json.loads((ltr / "features.json").read_text())
     assert names == list(FEATURE_NAMES if chosen == "with_logit" else WITHOUT_LOGIT)
+    # every budget of the grid was tried for the ranker with the logit, the full one first;
+    # the kept one ships beside that ranker only
+    trials = metrics["valid_logit_budgets"]
+    assert len(trials) == 16 and trials[0]["depth"] == 0 and trials[0]["skip_gap"] == 0.0
+    assert all(t["pairs"] <= trials[0]["pairs"] and 0 <= t["skipped"] <= 1 for t in trials)
+    assert (ltr / "logit_budget.json").is_file() == (chosen == "with_logit")
+    assert (metrics["logit_budget"] is not None) == (chosen == "with_logit")
     assert sum(metrics["importance_gain_share"].values()) == pytest.approx(1.0, abs=1e-3)
     booster = lightgbm.Booster(model_file=str(ltr / "model.txt"))
     assert booster.num_feature() == len(names)
@@ -232,6 +245,28 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     step = selector.discover("list the commits of checkout-service").steps[0]
     assert step.menu and "ltr" in step.menu[0].scores
     assert "cross_encoder" not in step.menu[0].scores
+    # a ranker that always reads the logit ships the budget it was fit under, and the
+    # runtime scores only the candidates that budget selects
+    params.write_text(params.read_text().replace(
+        "  cross_encoder_feature: never", "  cross_encoder_feature: always"))
+    reader, reader_metrics = tmp_path / "ltr-reader", tmp_path / "reader.json"
+    train_ltr.main([str(params), str(fixture_catalog), str(TRACES), str(train), str(reader),
+                    str(reader_metrics), "--retriever", str(stock_model_path()),
+                    "--reranker", str(reranker)])
+    kept = json.loads(reader_metrics.read_text())["logit_budget"]
+    budget = LogitBudget.load(reader / "logit_budget.json")
+    assert (budget.depth, budget.skip_gap) == (kept["depth"], kept["skip_gap"])
+    reader_bundle = tmp_path / "reader-bundle"
+    export.main([str(params), str(fixture_catalog), str(reader_bundle), "--retriever",
+                 str(stock_model_path()), "--reranker", str(reranker), "--ltr", str(reader)])
+    selector = Selector.from_bundle(reader_bundle)
+    assert selector.reranker.inner.name == "cross_encoder"
+    assert selector.reranker.logit_budget == budget
+    assert selector.discover("list the commits of checkout-service").steps[0].menu
+    (reader_bundle / "models" / "ltr" / "logit_budget.json").write_text('{"depth": 1}')
+    with pytest.raises(BundleError, match="logit_budget.json"):
+        Selector.from_bundle(reader_bundle)
+
     # ... and the runtime scores it without lightgbm, scipy or torch (the base install)
     out = subprocess.run(
         [sys.executable, "-c", NO_TRAINING_STACK, str(lean_bundle)],
@@ -281,7 +316,7 @@ def test_list_features_by_hand(cards):
     assert rows["slack.post_message"]["server_candidates"] == 0.0
     # the list's order does not matter
     again = feature_matrix(subgoal, [c, b, a], cards, history)
-    assert again[2].tolist() == list(rows["github.list_commits"].values())
+    np.testing.assert_array_equal(again[2], list(rows["github.list_commits"].values()))
 
 
 class _ReversingScorer:
@@ -314,7 +349,7 @@ def test_features_but_the_logit_do_not_depend_on_the_reranker(cards):
     assert list(through_cross_encoder) != list(through_fused)  # the orders differ
     logit = [FEATURE_NAMES.index(n) for n in CROSS_ENCODER_FEATURES]
     for tool_id, row in through_fused.items():
-        assert row[logit].tolist() == [0.0, 1.0, 0.0]  # no logit: flat rank and gap
+        assert np.isnan(row[logit]).all()  # no logit: missing, as its rank and gap
         assert np.delete(row, logit).tolist() == np.delete(
             through_cross_encoder[tool_id], logit).tolist()
 

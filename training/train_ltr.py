@@ -84,11 +84,26 @@ from features.mining import tool_frame
 from features.sampling import SamplingParams, rng_for
 from serving.model.io import load_catalog, load_traces
 from serving.model.schema import ToolCard, Trace
-from serving.stages.ranker_features import CALIBRATION_FILE, HISTORY_FILE, Calibration, History
+from serving.stages.ranker_features import (
+    CALIBRATION_FILE,
+    FEATURE_NAMES,
+    HISTORY_FILE,
+    LOGIT_BUDGET_FILE,
+    Calibration,
+    History,
+    LogitBudget,
+)
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params
+from training.ltr.budget import (
+    BudgetTrial,
+    budget_grid,
+    choose_budget,
+    try_budgets,
+    under_budget,
+)
 from training.ltr.calibrate import calibrate
-from training.ltr.fit import WITHOUT_LOGIT, Ranker, candidate_feature_sets, fit_ranker
+from training.ltr.fit import WITH_LOGIT, WITHOUT_LOGIT, Ranker, candidate_feature_sets, fit_ranker
 from training.ltr.groups import Groups, concat_groups, replay_groups, unseen_tools
 from training.ltr.params import Params
 from training.ltr.valid import (
@@ -124,6 +139,8 @@ class LtrResult:
     trained_on: str = "train"  # its groups: `trained_on_label`
     n_unseen_tool_groups: int = 0  # valid groups whose tool no group of any ranker has
     n_tail_tool_groups: int = 0  # valid groups whose tool has little history (`tail_tools`)
+    logit_budget: LogitBudget | None = None  # the kept ranker reads the logit under it
+    budget_trials: tuple[BudgetTrial, ...] = ()  # every budget tried (`training.ltr.budget`)
 
 
 def train_ltr(
@@ -173,21 +190,27 @@ def train_ltr(
             equivalent=equivalent, synthetic=synthetic, **how,
         )
 
-    built = {split: replay(split) for split in ("train", "valid", "stack") if rows[split]}
+    names = list(candidate_feature_sets(params.cross_encoder_feature))
+    budgets = (
+        budget_grid(params.logit_depths, params.logit_skip_gaps) if "with_logit" in names else ()
+    )
+    built = {
+        split: replay(split, budgets=budgets)
+        for split in ("train", "valid", "stack") if rows[split]
+    }
     train_sets = {"": built["train"]}
     if "stack" in built and built["stack"].sizes:
         train_sets[STACKED] = concat_groups(built["train"], built["stack"])
     n_draw = len(built["train"].sizes)
     t_fit = time.perf_counter()
     fitted = {
-        f"ltr_{prefix}{name}": fit_ranker(groups, params, names, n_draw=n_draw)
+        f"ltr_{prefix}{name}": fit_ranker(groups, params, columns, n_draw=n_draw)
         for prefix, groups in train_sets.items()
-        for name, names in candidate_feature_sets(params.cross_encoder_feature).items()
+        for name, columns in candidate_feature_sets(params.cross_encoder_feature).items()
     }
     fit_seconds = time.perf_counter() - t_fit
-    valid = built["valid"]
+    valid = full_valid = built["valid"]
     evidence: dict[str, float] = {}
-    names = list(candidate_feature_sets(params.cross_encoder_feature))
     prefix = ""
     if STACKED in train_sets:
         # the train-set choice on the ranker that needs no cross-encoder when there is one
@@ -197,6 +220,26 @@ def train_ltr(
             reciprocal_ranks(fitted[f"ltr_{STACKED}{base}"], valid),
         )
         evidence.update(stack_evidence)
+    trials: list[BudgetTrial] = []
+    budget = None
+    if budgets:
+        # every ranker with the logit sees it as the runtime will under the kept budget
+        t_fit = time.perf_counter()
+        trials = try_budgets(
+            budgets, train_sets[prefix], valid,
+            lambda train, held: reciprocal_ranks(
+                fit_ranker(train, params, WITH_LOGIT, n_draw=n_draw), held
+            ),
+        )
+        kept = choose_budget(trials, params.logit_budget_tolerance)
+        budget = kept.budget
+        for p, groups in train_sets.items():
+            fitted[f"ltr_{p}with_logit"] = fit_ranker(
+                under_budget(groups, budget), params, WITH_LOGIT, n_draw=n_draw
+            )
+        fit_seconds += time.perf_counter() - t_fit
+        valid = under_budget(full_valid, budget)
+        evidence.update({"logit_budget_pairs": kept.pairs, "logit_budget_skipped": kept.skipped})
     if len(names) > 1:
         chosen, logit_evidence = choose_features(
             reciprocal_ranks(fitted[f"ltr_{prefix}with_logit"], valid),
@@ -234,7 +277,8 @@ def train_ltr(
     uses = {t: o.success + o.failure for t, o in history.tools.items()}
     tail = tail_tools(valid, uses, params.tail_tool_uses)
     comparison = {
-        **order_comparison(fitted, valid, slices={"unseen_tool": unseen, "tail_tool": tail}),
+        **order_comparison(fitted, valid, slices={"unseen_tool": unseen, "tail_tool": tail},
+                           logits=full_valid.features[:, FEATURE_NAMES.index("cross_encoder")]),
         **evidence,
     }
     # the chosen ranker's numbers under the plain name: what the runtime will run
@@ -247,6 +291,8 @@ def train_ltr(
         ranker, history, built, comparison, chosen, fit_seconds, calibration, cut_table,
         trained_on=trained_on_label(key), n_unseen_tool_groups=sum(unseen),
         n_tail_tool_groups=sum(tail),
+        logit_budget=budget if chosen == "with_logit" else None,
+        budget_trials=tuple(trials),
     )
 
 
@@ -292,6 +338,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     (out_dir / "features.json").write_text(json.dumps(list(ranker.names), indent=1) + "\n")
     history.save(out_dir / HISTORY_FILE)
     result.calibration.save(out_dir / CALIBRATION_FILE)
+    budget_file = out_dir / LOGIT_BUDGET_FILE
+    if result.logit_budget is not None:
+        result.logit_budget.save(budget_file)
+    else:
+        budget_file.unlink(missing_ok=True)
     importance = ranker.model.booster_.feature_importance(importance_type="gain")
     total = float(importance.sum()) or 1.0
     metrics = {
@@ -314,6 +365,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         "calibration": {"a": round(result.calibration.a, 4), "b": round(result.calibration.b, 4),
                         "menu_cut": result.calibration.min_relevance},
         "valid_menu_cuts": [{k: round(v, 4) for k, v in row.items()} for row in result.menu_cuts],
+        "valid_logit_budgets": [
+            {k: round(v, 4) for k, v in t.to_dict().items()} for t in result.budget_trials
+        ],
+        "logit_budget": (
+            {"depth": result.logit_budget.depth, "skip_gap": result.logit_budget.skip_gap}
+            if result.logit_budget is not None else None
+        ),
         "fit_seconds": round(result.fit_seconds, 2),
         "stage_seconds": round(time.perf_counter() - t0, 1),
     }

@@ -416,17 +416,20 @@ def read_runtime(root: Path) -> Mapping[str, Any]:
     return _read_json(root / RUNTIME)
 
 
-def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
+def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any, Any]:
     """The bundle's LightGBM ranker, its history and the columns of `FEATURE_NAMES` it
-    reads (a ranker from before a feature was added reads the ones it knows) and its
-    calibration; refuses a feature this runtime does not compute (the file and both lists
+    reads (a ranker from before a feature was added reads the ones it knows), its
+    calibration and its `LogitBudget` (None: the cross-encoder scores every candidate);
+    refuses a feature this runtime does not compute (the file and both lists
     are named). The model is scored with numpy (`serving.stages.trees`): no lightgbm at run time."""
     from serving.stages.ranker_features import (
         CALIBRATION_FILE,
         FEATURE_NAMES,
         HISTORY_FILE,
+        LOGIT_BUDGET_FILE,
         Calibration,
         History,
+        LogitBudget,
     )
 
     root = bundle.ltr_path
@@ -459,7 +462,12 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any]:
         calib = Calibration.load(calibration) if calibration.is_file() else Calibration()
     except (KeyError, TypeError, ValueError) as err:
         raise BundleError(f"{calibration}: not a calibration ({err})") from None
-    return model, History.load(root / HISTORY_FILE), columns, calib
+    budget_path = root / LOGIT_BUDGET_FILE
+    try:
+        budget = LogitBudget.load(budget_path) if budget_path.is_file() else None
+    except (KeyError, TypeError, ValueError) as err:
+        raise BundleError(f"{budget_path}: not a logit budget ({err})") from None
+    return model, History.load(root / HISTORY_FILE), columns, calib, budget
 
 
 def load_menu_policy(bundle: Bundle) -> Any:

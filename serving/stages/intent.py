@@ -196,8 +196,7 @@ def card_key(card: ToolCard) -> str:
 def load_card_vectors(bundle: Bundle | None) -> dict[str, np.ndarray]:
     """The bundle's stock card vectors (`BUNDLE_CARD_VECTORS`) by `card_key`; none where it
     carries none. The manifest hashed the file when the bundle was opened."""
-    path = None if bundle is None else bundle.root / BUNDLE_CARD_VECTORS
-    if path is None or not path.is_file():
+    if bundle is None or not (path := bundle.root / BUNDLE_CARD_VECTORS).is_file():
         return {}
     vectors = np.load(path, allow_pickle=False)
     if vectors.ndim != 2 or vectors.shape[0] != len(bundle.cards):

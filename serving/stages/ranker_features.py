@@ -31,7 +31,7 @@ from serving.model.selection import Candidate, Subgoal
 from serving.stages.logistic import fit_logistic
 
 FEATURE_NAMES: tuple[str, ...] = (
-    "cross_encoder",  # the cross-encoder's logit (0 when the bundle has none)
+    "cross_encoder",  # the cross-encoder's logit (missing, NaN, when it did not score the tool)
     "fused",  # the RRF score
     "rank_dense",
     "rank_bm25",
@@ -49,8 +49,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "dense_gap",  # the list's best cosine minus this one (0 for the top tool)
     "server_best_dense",  # the best cosine of any candidate on the same server
     "server_candidates",  # log(1 + other candidates on the same server)
-    # the cross-encoder's view of the list (1 and 0 for every tool when it did not run)
-    "rank_cross_encoder",  # 1 + candidates with a higher logit
+    # the cross-encoder's view of the list, over the tools it scored (NaN for the others)
+    "rank_cross_encoder",  # 1 + scored candidates with a higher logit
     "cross_encoder_gap",  # the list's best logit minus this one
 )
 # what only a run of the cross-encoder gives: a ranker without them never runs it
@@ -61,8 +61,12 @@ N_LIST_FEATURES = 6
 N_OWN_FEATURES = len(FEATURE_NAMES) - N_LIST_FEATURES
 MISSING_SCORE = -1.0
 MISSING_RANK = 100.0
+# a logit the cross-encoder did not compute (`LogitBudget`, or a ranker without it):
+# LightGBM and `serving.stages.trees` send it down each split's default branch
+MISSING_LOGIT = math.nan
 HISTORY_FILE = "history.json"
 CALIBRATION_FILE = "calibration.json"  # optional: rankers before it use Calibration()
+LOGIT_BUDGET_FILE = "logit_budget.json"  # optional: rankers before it score every candidate
 
 
 def capability_keys(subgoal: Subgoal) -> tuple[str, ...]:
@@ -204,7 +208,7 @@ def candidate_features(
     ops = {c.split(":", 1)[0] for c in card.capabilities}
     entities = set(card.entities) | {c.split(":", 1)[1] for c in card.capabilities if ":" in c}
     return [
-        float(s.get("cross_encoder", 0.0)),
+        float(s.get("cross_encoder", MISSING_LOGIT)),
         float(s.get("fused", 0.0)),
         float(s.get("rank_dense", MISSING_RANK)),
         float(s.get("rank_bm25", MISSING_RANK)),
@@ -238,12 +242,12 @@ def list_features(candidates: Sequence[Candidate], cards: Mapping[str, ToolCard]
     """Each candidate's features relative to its list, [len(candidates), 6]: its cosine,
     its gap to the list's best, how strongly its server is matched (an API family whose
     other tools also match the request is likelier to hold the right one), and the
-    cross-encoder's rank and gap. Invariant to the list's order; one pass over the list
-    (this runs on every search)."""
+    cross-encoder's rank and gap (`logit_rank_gap`). Invariant to the list's order; one pass
+    over the list (this runs on every search)."""
     if not candidates:
         return np.zeros((0, N_LIST_FEATURES))
     cosine = np.array([float(c.scores.get("score_dense", MISSING_SCORE)) for c in candidates])
-    logits = np.array([float(c.scores.get("cross_encoder", 0.0)) for c in candidates])
+    logits = np.array([float(c.scores.get("cross_encoder", MISSING_LOGIT)) for c in candidates])
     servers = [cards[c.tool_id].server for c in candidates]
     best: dict[str, float] = {}
     count: dict[str, int] = {}
@@ -255,9 +259,66 @@ def list_features(candidates: Sequence[Candidate], cards: Mapping[str, ToolCard]
         cosine.max() - cosine,
         [best[s] for s in servers],
         [math.log1p(count[s] - 1) for s in servers],
-        1.0 + (logits[None, :] > logits[:, None]).sum(axis=1),
-        logits.max() - logits,
+        *logit_rank_gap(logits),
     ])
+
+
+def logit_rank_gap(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per candidate: 1 + the scored candidates with a higher logit, and the best logit
+    minus its own; NaN where the logit is missing (the cross-encoder did not score it)."""
+    logits = np.asarray(logits, dtype=np.float64)
+    scored = ~np.isnan(logits)
+    if not scored.any():
+        return np.full(logits.shape, np.nan), np.full(logits.shape, np.nan)
+    higher = (logits[None, :] > logits[:, None]).sum(axis=1)  # NaN compares False
+    rank = np.where(scored, 1.0 + higher, np.nan)
+    return rank, np.nanmax(logits) - logits
+
+
+@dataclass(frozen=True)
+class LogitBudget:
+    """Which candidates the cross-encoder scores for a ranker that reads its logit: the
+    `depth` first in the fine-tuned retriever's order (0: all), none at all when that
+    retriever's best cosine leads the second by at least `skip_gap` (0: never skip; a list
+    of one tool has nothing to order and is skipped too). `train_ltr` chooses both on the
+    valid groups (`training.ltr.budget`); the runtime applies the same rule to the same
+    scores, so the ranker never sees a logit missing for a reason it was not trained on."""
+
+    depth: int = 0
+    skip_gap: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.depth < 0 or not self.skip_gap >= 0:
+            raise ValueError(f"logit budget: depth and skip_gap must be >= 0, got {self}")
+
+    def select(self, rank_dense: np.ndarray, fused: np.ndarray, cosine: np.ndarray) -> np.ndarray:
+        """A mask of the candidates to score, from their dense rank (MISSING_RANK when the
+        retriever missed the tool; the fused score breaks ties) and their cosines."""
+        n = len(rank_dense)
+        keep = np.zeros(n, dtype=bool)
+        if n == 0 or (self.skip_gap > 0 and _lead(cosine) >= self.skip_gap):
+            return keep
+        order = np.lexsort((-np.asarray(fused, dtype=np.float64),
+                            np.asarray(rank_dense, dtype=np.float64)))
+        keep[order[: self.depth or n]] = True
+        return keep
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(
+            {"depth": self.depth, "skip_gap": self.skip_gap}, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> LogitBudget:
+        data = json.loads(Path(path).read_text())
+        return cls(int(data["depth"]), float(data["skip_gap"]))
+
+
+def _lead(cosine: np.ndarray) -> float:
+    """The best cosine minus the second best (infinite for a list of one)."""
+    if len(cosine) < 2:
+        return math.inf
+    top = np.sort(np.asarray(cosine, dtype=np.float64))[-2:]
+    return float(top[1] - top[0])
 
 
 @dataclass(frozen=True)

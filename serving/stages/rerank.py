@@ -11,14 +11,18 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+import numpy as np
+
 from serving.bundle.encoder import Scorer
 from serving.model.schema import ToolCard
 from serving.model.selection import Candidate, Selection, Subgoal
 from serving.stages.menu_policy import MenuBars, cut_menu
 from serving.stages.ranker_features import (
     MISSING_RANK,
+    MISSING_SCORE,
     Calibration,
     History,
+    LogitBudget,
     exploration_bonus,
     feature_matrix,
 )
@@ -153,7 +157,9 @@ class LearnedReranker:
 
     `inner` scores the candidates first: the cross-encoder when the model reads its logit,
     else the fused order, which costs nothing (`train_ltr` keeps the logit only when it
-    pays on held-out groups: it is most of a request's time on a CPU).
+    pays on held-out groups: it is most of a request's time on a CPU). With a
+    `logit_budget` the inner reranker sees only the candidates the budget selects; the
+    others reach the model with their logit missing, as in its training rows.
     """
 
     inner: Reranker
@@ -165,11 +171,12 @@ class LearnedReranker:
     name: str = "ltr"
     columns: tuple[int, ...] | None = None  # the FEATURE_NAMES columns it reads (None: all)
     calibration: Calibration = field(default_factory=Calibration)
+    logit_budget: LogitBudget | None = None
 
     def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
         if not candidates:
             return []
-        scored = self.inner.rerank(subgoal, candidates)
+        scored = self._inner_scores(subgoal, candidates)
         features = feature_matrix(subgoal, scored, self.cards, self.history)
         if self.columns is not None:
             features = features[:, list(self.columns)]
@@ -183,6 +190,18 @@ class LearnedReranker:
             relevance = min(1.0, self.calibration.probability(float(z)) + bonus)
             out.append(c.with_score(relevance, ltr=float(z), exploration=bonus))
         return sorted(out, key=lambda c: (-c.score, c.tool_id))
+
+    def _inner_scores(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
+        if self.logit_budget is None:
+            return self.inner.rerank(subgoal, candidates)
+        keep = self.logit_budget.select(
+            np.array([c.scores.get("rank_dense", MISSING_RANK) for c in candidates]),
+            np.array([c.scores.get("fused", 0.0) for c in candidates]),
+            np.array([c.scores.get("score_dense", MISSING_SCORE) for c in candidates]),
+        )
+        chosen = [c for c, k in zip(candidates, keep, strict=True) if k]
+        rest = [c for c, k in zip(candidates, keep, strict=True) if not k]
+        return (self.inner.rerank(subgoal, chosen) if chosen else []) + rest
 
 
 NAMED = "named"  # a candidate's score key: its `named_group` when not 0

@@ -32,11 +32,20 @@ class Params:
     n_more_groups: int = 0
     # valid groups whose tool the traces used at most this often: the `tail_tool_*` slice
     tail_tool_uses: int = 30
+    # the cross-encoder's budget for a ranker with its logit (`training.ltr.budget`): every
+    # (depth, skip_gap) pair is tried, the cheapest within the tolerance of the best kept
+    logit_depths: tuple[int, ...] = (0,)  # candidates scored, first in the dense order (0: all)
+    logit_skip_gaps: tuple[float, ...] = (0.0,)  # the dense lead that skips it (0: never)
+    logit_budget_tolerance: float = 0.0  # valid MRR a cheaper budget may lose
 
     def __post_init__(self) -> None:
         for name in ("n_groups", "n_valid_groups", "n_stack_groups", "n_more_groups"):
             if getattr(self, name) < 0:
                 raise ValueError(f"train_ltr: {name} {getattr(self, name)} is below 0")
+        if any(d < 0 for d in self.logit_depths) or any(not g >= 0 for g in self.logit_skip_gaps):
+            raise ValueError("train_ltr: logit_depths and logit_skip_gaps must be >= 0")
+        if not self.logit_depths or not self.logit_skip_gaps:
+            raise ValueError("train_ltr: logit_depths and logit_skip_gaps need a value each")
         if self.cross_encoder_feature not in FEATURE_CHOICES:
             raise ValueError(
                 f"train_ltr: cross_encoder_feature {self.cross_encoder_feature!r} is not "

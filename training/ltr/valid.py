@@ -29,8 +29,10 @@ def order_comparison(
     valid: Groups,
     *,
     slices: Mapping[str, Sequence[bool]] | None = None,
+    logits: np.ndarray | None = None,
 ) -> dict[str, float]:
-    """MRR and recall@k on the valid groups: `{name}_*` per ranker, `cross_encoder_*`,
+    """MRR and recall@k on the valid groups: `{name}_*` per ranker, `cross_encoder_*`
+    (its order: `logits`, every candidate's, when the valid features hold a budget's),
     `fused_*` and `dense_*` (the fine-tuned retriever's own order, the fallback a ranker
     must beat). Per slice (per group: whether it belongs), the same again as
     `{slice}_{name}_*` on its groups, e.g. `unseen_tool` (its tool is no train group's
@@ -42,7 +44,9 @@ def order_comparison(
         name: menu_scores(flat, valid)
         for name, flat in {
             **{name: ranker.predict(valid.features) for name, ranker in rankers.items()},
-            "cross_encoder": valid.features[:, columns["cross_encoder"]],
+            "cross_encoder": (
+                valid.features[:, columns["cross_encoder"]] if logits is None else logits
+            ),
             "fused": valid.features[:, columns["fused"]],
             "dense": -valid.features[:, columns["rank_dense"]],
         }.items()
