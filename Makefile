@@ -100,11 +100,14 @@ bench: $(STAMP)
 # (training.checks.request_order_check: where `runtime.request_order` is chosen). Not part
 # of `make demo` (StableToolBench: 16 min measured on 2 cores with nothing else running).
 # `make stb` / `make stb-category`: StableToolBench (../shared/benchmarks/stabletoolbench)
-# split by query / by category.
+# split by query / by category. MAX_QUERIES=N converts a seeded sample of N requests;
+# CONVERT_FLAGS=--gold-only leaves out the requests with an empty gold list.
 # Plain `=` (not `?=`): only the command line sets these, never a stray environment variable.
 DATA = ../shared/benchmarks/stabletoolbench
 NAME = stb
 SPLIT = random
+MAX_QUERIES = 0
+CONVERT_FLAGS =
 STB_DIR = ../shared/benchmarks/stabletoolbench
 # beside the default pipeline (each variant is one more pass over the eval half): the dense
 # order alone, the cross-encoder (with its dense prior) instead of the ranker, the subgoals
@@ -126,7 +129,7 @@ EVAL_VARIANTS = \
 .PHONY: bench-real stb stb-category
 bench-real: $(STAMP)
 	$(PY) -m training.benchmarks.convert params.yaml $(DATA) data/$(NAME) --split $(SPLIT) \
-		--metrics metrics/$(NAME)/data.json
+		--max-queries $(MAX_QUERIES) $(CONVERT_FLAGS) --metrics metrics/$(NAME)/data.json
 	$(PY) -m training.catalog params.yaml data/$(NAME)/catalog.jsonl data/$(NAME)/catalog \
 		metrics/$(NAME)/catalog.json --on-error report
 	$(PY) -m training.export params.yaml data/$(NAME)/catalog/catalog.jsonl bundles/$(NAME)_base \

@@ -205,6 +205,30 @@ def test_split_is_seeded_and_follows_the_share():
     assert (every.train, every.eval) == (queries, [])
 
 
+def test_a_seeded_sample_of_the_queries(tmp_path):
+    from training.benchmarks.convert import sample_queries
+
+    queries = [BenchmarkQuery.from_dict(q) for q in QUERIES]
+    three = sample_queries(queries, 3, seed=5)
+    assert len(three) == 3 and three == sample_queries(queries, 3, seed=5)
+    assert [queries.index(q) for q in three] == sorted(queries.index(q) for q in three)
+    assert sample_queries(queries, 0, seed=5) == sample_queries(queries, 99, seed=5) == queries
+    bench = _write_bench(tmp_path / "bench")
+    main([str(_write_params(tmp_path / "params.yaml")), str(bench), str(tmp_path / "out"),
+          "--max-queries", "3", "--metrics", str(tmp_path / "metrics.json")])
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    assert (metrics["n_queries_read"], metrics["n_queries_sampled"]) == (len(QUERIES), 3)
+    assert metrics["n_train_queries"] + metrics["n_eval_queries"] <= 3
+    # --gold-only: a request no tool serves is left out, and counted
+    with_empty = _write_bench(tmp_path / "bench2", queries=[
+        *QUERIES, {**_query("none/1", "What is the meaning of life?", []), "kind": "no_tool"}])
+    main([str(_write_params(tmp_path / "params.yaml")), str(with_empty), str(tmp_path / "gold"),
+          "--gold-only", "--metrics", str(tmp_path / "gold.json")])
+    gold = json.loads((tmp_path / "gold.json").read_text())
+    assert gold["n_queries_without_gold_left_out"] == 1
+    assert gold["n_queries_sampled"] == len(QUERIES)
+
+
 def test_params_are_strict(tmp_path):
     from training.core.params import ParamsError, params_from_mapping
 

@@ -382,6 +382,17 @@ class Conversion:
     no_tool: list[LabeledQuery] = field(default_factory=list)  # for tune_menus
 
 
+def sample_queries(
+    queries: Sequence[BenchmarkQuery], n: int, *, seed: int
+) -> list[BenchmarkQuery]:
+    """`n` of the queries drawn without replacement, in file order (all when `n` is 0 or
+    at least their number): the same sample for the same file and seed."""
+    if n <= 0 or n >= len(queries):
+        return list(queries)
+    keep = random.Random(seed).sample(range(len(queries)), n)
+    return [queries[i] for i in sorted(keep)]
+
+
 def convert(
     tools: Sequence[BenchmarkTool],
     queries: Sequence[BenchmarkQuery],
@@ -487,6 +498,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "no_tool.jsonl, id_map.jsonl")
     parser.add_argument("--metrics", help="where to write the counts (metrics/<name>/data.json)")
     parser.add_argument("--split", choices=SPLITS, default="random", help="default: random")
+    parser.add_argument(
+        "--max-queries", type=int, default=0,
+        help="convert a seeded sample of this many requests (0: all): a large benchmark "
+        "(ToolLens' 18,769) would take hours through every stage on 2 cores",
+    )
+    parser.add_argument(
+        "--gold-only", action="store_true",
+        help="leave out the requests with an empty gold list (counted): where 'no tool fits' "
+        "holds only for the tools a source offered, not for the pooled catalog "
+        "(../shared/benchmarks/no_tool_catalog)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     started = time.perf_counter()
@@ -508,7 +530,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             n_bad["catalog"],
         )
         return 2
-    conv = convert(bench.tools, bench.queries, params, split=args.split)
+    read = [q for q in bench.queries if q.gold or not args.gold_only]
+    queries = sample_queries(read, args.max_queries, seed=params.seed)
+    conv = convert(bench.tools, queries, params, split=args.split)
     write_jsonl(out / "catalog.jsonl", (c.to_dict() for c in conv.cards))
     write_jsonl(
         out / "id_map.jsonl", ({"benchmark_id": b, "tool_id": t} for b, t in conv.id_map.items())
@@ -516,7 +540,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     write_jsonl(out / "traces.jsonl", (t.to_dict() for t in conv.traces))
     write_jsonl(out / "eval.jsonl", (q.to_dict() for q in conv.eval_queries))
     write_jsonl(out / "no_tool.jsonl", (q.to_dict() for q in conv.no_tool))
-    m = {**conv.metrics, "errors": n_bad}
+    m = {**conv.metrics, "errors": n_bad, "n_queries_read": len(bench.queries),
+         "n_queries_without_gold_left_out": len(bench.queries) - len(read),
+         "n_queries_sampled": len(queries)}
     if args.metrics:
         write_metrics(args.metrics, m)
     if any(n_bad.values()):
