@@ -167,6 +167,21 @@ stb:
 stb-category:
 	$(MAKE) bench-real DATA=$(STB_DIR) NAME=stb_category SPLIT=category
 
+# One table, a row per catalog (docs/catalogs.md): each order's valid MRR on train_ltr's
+# valid groups and end-to-end on the eval half, from the metrics make demo, make stb and
+# make bench-real left (a catalog not run yet leaves its row empty). HELD_OUT: catalogs
+# nothing was chosen on.
+CATALOGS = demo=metrics stb=metrics/stb stb_category=metrics/stb_category \
+	callnavi=metrics/callnavi ultratool_en=metrics/ultratool_en nestools=metrics/nestools \
+	apibank_lv3_train=metrics/apibank_lv3_train toollens=metrics/toollens \
+	acebench=metrics/acebench hammerbench=metrics/hammerbench \
+	toolsandbox=metrics/toolsandbox functionchat_bench_ko=metrics/functionchat_bench_ko
+HELD_OUT = callnavi ultratool_en nestools apibank_lv3_train toollens acebench hammerbench \
+	toolsandbox functionchat_bench_ko
+.PHONY: catalog-table
+catalog-table: $(STAMP)
+	$(PY) -m training.benchmarks.catalog_table docs/catalogs.md $(CATALOGS) --held-out $(HELD_OUT)
+
 # The stock no-tool decision the package ships (serving/stages/data/): the request-intent
 # head every bundle carries and the menu policy `bundle from-servers` exports, fit and
 # judged on the public requests beside the checkout (../shared/benchmarks/no_tool, read in
