@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -103,11 +104,20 @@ def stage_run(stage: str, params: Mapping[str, Any] | None = None) -> Iterator[A
         yield run
 
 
+def metric_name(key: str) -> str:
+    """`key` as MLflow accepts a metric name (word characters and `/.- :`): anything else,
+    as in a benchmark slice named `ArtistDiscovery_findEmergingArtists#2`, becomes `_`."""
+    return _METRIC_NAME_BAD.sub("_", key)
+
+
+_METRIC_NAME_BAD = re.compile(r"[^\w/.\- :]")
+
+
 def log_metrics(metrics: Mapping[str, Any]) -> None:
     import mlflow
 
     numeric = {
-        k: float(v)
+        metric_name(k): float(v)
         for k, v in flatten("", metrics).items()
         if isinstance(v, int | float) and not isinstance(v, bool)
     }
