@@ -278,8 +278,11 @@ def test_main_writes_every_output(fixture_bundle, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the sqlite store puts artifacts under ./mlruns
     monkeypatch.setenv("TOOLSIFT_PIPELINE_ID", "test-evaluate")
     out = tmp_path / "out"
+    params = tmp_path / "params.yaml"  # 12 queries, slices of 1: below the demo's minimum
+    params.write_text((ROOT / "params.yaml").read_text().replace(
+        "  min_slice_queries: 20 ", "  min_slice_queries: 1 "))
     main([
-        str(ROOT / "params.yaml"),
+        str(params),
         str(FIXTURES / "queries.jsonl"),
         str(fixture_bundle),
         str(out / "metrics" / "eval.json"),
@@ -471,3 +474,14 @@ def test_a_warmed_replay_embeds_nothing_more_and_selects_the_same(fixture_bundle
             [c.tool_id for c in s.menu] for s in want.steps]
         np.testing.assert_allclose([s.signals for s in got.steps],
                                    [s.signals for s in want.steps], atol=1e-5)
+
+
+def test_small_slices_are_counted_not_scored():
+    from serving.model.schema import LabeledQuery
+    from training.evaluation.scoring import reported_slices
+
+    queries = [LabeledQuery(f"q{i}", "x", ("a.b",), slices=s) for i, s in enumerate(
+        [("single", "api_1"), ("single", "api_2"), ("single", "api_1"), ("multi", "api_3")])]
+    assert reported_slices(queries, 0) == (["api_1", "api_2", "api_3", "multi", "single"], 0)
+    assert reported_slices(queries, 2) == (["api_1", "single"], 3)
+    assert reported_slices(queries, 5) == ([], 5)
