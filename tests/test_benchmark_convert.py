@@ -206,13 +206,13 @@ def test_split_is_seeded_and_follows_the_share():
 
 
 def test_a_seeded_sample_of_the_queries(tmp_path):
-    from training.benchmarks.convert import sample_queries
+    from training.evaluation.scoring import sample_queries
 
     queries = [BenchmarkQuery.from_dict(q) for q in QUERIES]
-    three = sample_queries(queries, 3, seed=5)
-    assert len(three) == 3 and three == sample_queries(queries, 3, seed=5)
+    three = sample_queries(queries, 3, 5)
+    assert len(three) == 3 and three == sample_queries(queries, 3, 5)
     assert [queries.index(q) for q in three] == sorted(queries.index(q) for q in three)
-    assert sample_queries(queries, 0, seed=5) == sample_queries(queries, 99, seed=5) == queries
+    assert sample_queries(queries, 0, 5) == sample_queries(queries, 99, 5) == queries
     bench = _write_bench(tmp_path / "bench")
     main([str(_write_params(tmp_path / "params.yaml")), str(bench), str(tmp_path / "out"),
           "--max-queries", "3", "--metrics", str(tmp_path / "metrics.json")])

@@ -225,12 +225,17 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     assert np.isfinite(booster.predict(np.zeros((1, len(names))))).all()
 
     # a ranker without the logit: exported without any cross-encoder, it never needs one
-    params.write_text(params.read_text().replace(
-        "  cross_encoder_feature: auto", "  cross_encoder_feature: never"))
-    lean, lean_metrics = tmp_path / "ltr-lean", tmp_path / "lean.json"
-    train_ltr.main([str(params), str(fixture_catalog), str(TRACES), str(train), str(lean),
-                    str(lean_metrics), "--retriever", str(stock_model_path()),
-                    "--reranker", str(reranker)])
+    def train_choosing(before: str, choice: str) -> tuple[Path, Path]:
+        """train_ltr again with `cross_encoder_feature: choice`: its model dir and metrics."""
+        params.write_text(params.read_text().replace(
+            f"  cross_encoder_feature: {before}", f"  cross_encoder_feature: {choice}"))
+        out, out_metrics = tmp_path / f"ltr-{choice}", tmp_path / f"{choice}.json"
+        train_ltr.main([str(params), str(fixture_catalog), str(TRACES), str(train), str(out),
+                        str(out_metrics), "--retriever", str(stock_model_path()),
+                        "--reranker", str(reranker)])
+        return out, out_metrics
+
+    lean, lean_metrics = train_choosing("auto", "never")
     assert json.loads(lean_metrics.read_text())["features"] == "without_logit"
     assert json.loads((lean / "features.json").read_text()) == list(WITHOUT_LOGIT)
     (other / "features.json").write_text(json.dumps(list(FEATURE_NAMES)))
@@ -247,12 +252,7 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     assert "cross_encoder" not in step.menu[0].scores
     # a ranker that always reads the logit ships the budget it was fit under, and the
     # runtime scores only the candidates that budget selects
-    params.write_text(params.read_text().replace(
-        "  cross_encoder_feature: never", "  cross_encoder_feature: always"))
-    reader, reader_metrics = tmp_path / "ltr-reader", tmp_path / "reader.json"
-    train_ltr.main([str(params), str(fixture_catalog), str(TRACES), str(train), str(reader),
-                    str(reader_metrics), "--retriever", str(stock_model_path()),
-                    "--reranker", str(reranker)])
+    reader, reader_metrics = train_choosing("never", "always")
     kept = json.loads(reader_metrics.read_text())["logit_budget"]
     budget = LogitBudget.load(reader / "logit_budget.json")
     assert (budget.depth, budget.skip_gap) == (kept["depth"], kept["skip_gap"])

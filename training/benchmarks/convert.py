@@ -92,6 +92,7 @@ from serving.model.vocab import (
 from training.benchmarks.reading import BenchmarkQuery, BenchmarkTool, read_benchmark
 from training.core.metrics_io import write_metrics
 from training.core.params import ParamsError, load_params, optional
+from training.evaluation.scoring import sample_queries
 
 log = logging.getLogger(__name__)
 
@@ -382,17 +383,6 @@ class Conversion:
     no_tool: list[LabeledQuery] = field(default_factory=list)  # for tune_menus
 
 
-def sample_queries(
-    queries: Sequence[BenchmarkQuery], n: int, *, seed: int
-) -> list[BenchmarkQuery]:
-    """`n` of the queries drawn without replacement, in file order (all when `n` is 0 or
-    at least their number): the same sample for the same file and seed."""
-    if n <= 0 or n >= len(queries):
-        return list(queries)
-    keep = random.Random(seed).sample(range(len(queries)), n)
-    return [queries[i] for i in sorted(keep)]
-
-
 def convert(
     tools: Sequence[BenchmarkTool],
     queries: Sequence[BenchmarkQuery],
@@ -531,7 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     read = [q for q in bench.queries if q.gold or not args.gold_only]
-    queries = sample_queries(read, args.max_queries, seed=params.seed)
+    queries = sample_queries(read, args.max_queries, params.seed)
     conv = convert(bench.tools, queries, params, split=args.split)
     write_jsonl(out / "catalog.jsonl", (c.to_dict() for c in conv.cards))
     write_jsonl(

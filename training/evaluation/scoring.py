@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -38,6 +38,8 @@ SECTION = "evaluate"
 Pick = Callable[[StepResult], str | None]
 STAGE_ORDER = ("decompose", "encode", "retrieve", "fuse", "filter", "rerank", "disclose", "total")
 WARMUP_REQUEST = "list the most recent items"
+
+Q = TypeVar("Q")
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,10 +373,9 @@ def summarize(
 # --- the whole evaluation ---------------------------------------------------------
 
 
-def sample_queries(
-    queries: Sequence[LabeledQuery], max_queries: int, seed: int
-) -> list[LabeledQuery]:
-    """Every query, or a seeded sample of `max_queries` kept in file order."""
+def sample_queries(queries: Sequence[Q], max_queries: int, seed: int) -> list[Q]:
+    """Every query, or a seeded sample of `max_queries` kept in file order (the evaluation's
+    labeled queries, a benchmark's requests before conversion)."""
     if max_queries <= 0 or max_queries >= len(queries):
         return list(queries)
     keep = set(random.Random(seed).sample(range(len(queries)), max_queries))
