@@ -23,6 +23,7 @@ from serving.bundle.files import (
     DeferredFiles,
     load_menu_policy,
     load_ranker,
+    load_shipped_order,
     open_bundle,
     read_bundle,
     read_runtime,
@@ -195,13 +196,15 @@ def make_scorer(bundle: Bundle, params: RuntimeParams, path: Path) -> Scorer:
 
 
 def make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
-    """The reranker `params.reranker` names; auto: the best the bundle has (the learned
-    ranker, else the cross-encoder, else the fused retrieval order)."""
+    """The reranker `params.reranker` names; auto: the best the bundle has (the order its
+    ranker directory ships, the learned ranker or the calibrated dense order, else the
+    cross-encoder, else the fused retrieval order)."""
     cards = {c.tool_id: c for c in bundle.cards}
+    shipped = load_shipped_order(bundle)
     want = params.reranker
     if want == "auto":
         want = (
-            "ltr" if bundle.ltr_path is not None
+            shipped.order if bundle.ltr_path is not None
             else "cross_encoder" if bundle.reranker_path is not None
             else "fused"
         )
@@ -209,7 +212,7 @@ def make_reranker(bundle: Bundle, params: RuntimeParams) -> Reranker:
     if want == "fused":
         return fused
     if want == "dense":
-        return DenseOrderReranker(rrf_k=params.rrf_k)
+        return DenseOrderReranker(rrf_k=params.rrf_k, calibration=shipped.dense_calibration)
     if want == "ltr":
         if bundle.ltr_path is None:
             raise ValueError(f"{bundle.root}: runtime asks for ltr, the bundle has no ranker")

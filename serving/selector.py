@@ -71,6 +71,7 @@ from serving.stages.missing_access import (
 )
 from serving.stages.rerank import (
     CutStage,
+    DenseOrderReranker,
     LearnedReranker,
     Reranker,
     RerankStage,
@@ -234,8 +235,12 @@ class Selector(CallFacade):
     def ranking_floor(self) -> float:
         """The relevance below which a tool leaves the shortlist (`StepResult.shortlist`):
         `min_relevance`, raised to the ranker's calibrated cut when `calibrated_menus`."""
-        if self.params.calibrated_menus and isinstance(self.reranker, LearnedReranker):
-            return max(self.params.min_relevance, self.reranker.calibration.min_relevance)
+        calibration = (
+            self.reranker.calibration
+            if isinstance(self.reranker, LearnedReranker | DenseOrderReranker) else None
+        )
+        if self.params.calibrated_menus and calibration is not None:
+            return max(self.params.min_relevance, calibration.min_relevance)
         return self.params.min_relevance
 
     @property

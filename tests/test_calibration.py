@@ -200,3 +200,30 @@ def test_a_cut_needs_enough_groups_for_one_lost_group_to_fit_the_tolerance():
     assert min_cut_groups(0.005, 50) == 200  # 56 groups: one lost is 1.8% > 0.5%
     assert min_cut_groups(0.05, 50) == 50  # the floor holds
     assert min_cut_groups(0.0, 50) == 50
+
+
+def test_the_learned_ranker_ships_only_where_it_beats_the_dense_order():
+    from training.ltr.valid import choose_order
+
+    assert choose_order(np.array([1.0, 0.5]), np.array([0.5, 0.5])) == (
+        "ltr", {"ltr_over_dense_mrr_gain": 0.25}
+    )
+    assert choose_order(np.array([1.0, 0.5]), np.array([0.5, 1.0]))[0] == "dense"  # a tie
+    assert choose_order(np.array([0.5]), np.array([1.0])) == (
+        "dense", {"ltr_over_dense_mrr_gain": -0.5}
+    )
+    assert choose_order(np.array([]), np.array([]))[0] == "dense"
+
+
+def test_the_dense_order_ranks_by_cosine_then_the_missed_by_fused_score() -> None:
+    from serving.stages.ranker_features import FEATURE_NAMES, MISSING_SCORE
+    from training.ltr.fit import DenseOrder
+
+    col = {n: i for i, n in enumerate(FEATURE_NAMES)}
+    x = np.zeros((4, len(FEATURE_NAMES)))
+    # two tools the retriever returned, two it missed (the fusion found them)
+    x[:, col["score_dense"]] = [0.3, MISSING_SCORE, 0.7, MISSING_SCORE]
+    x[:, col["fused"]] = [0.01, 0.03, 0.02, 0.01]
+    assert DenseOrder().predict(x).tolist() == pytest.approx([0.3, -1.97, 0.7, -1.99])
+    valid = Groups(x, np.array([0, 1, 0, 0]), [4], {}, ("t",))
+    assert reciprocal_ranks(DenseOrder(), valid).tolist() == [1 / 3]

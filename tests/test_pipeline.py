@@ -20,6 +20,7 @@ from serving.stages.disclose import (
     discovery_line,
 )
 from serving.stages.filters import HardFilter
+from serving.stages.ranker_features import Calibration
 from serving.stages.rerank import (
     CrossEncoderReranker,
     DenseOrderReranker,
@@ -271,6 +272,14 @@ def test_dense_order_reranker_by_hand():
     assert [c.tool_id for c in out] == ["first", "second", "missed"]
     # (k + 1) / (k + 1 + rank): 61/61, 61/62, 61/161
     assert [c.score for c in out] == pytest.approx([1.0, 61 / 62, 61 / 161])
+    # calibrated (train_ltr fits it where the ranker falls back to this order): the same
+    # order, relevance sigmoid(a * cosine + b); the missed tool's score is -2 + fused
+    cands[1].scores["score_dense"], cands[2].scores["score_dense"] = 0.5, 0.75
+    calibrated = DenseOrderReranker(rrf_k=60, calibration=Calibration(4.0, -2.0))
+    out = calibrated.rerank(Subgoal("x"), cands)
+    assert [c.tool_id for c in out] == ["first", "second", "missed"]
+    sigmoid = [1 / (1 + math.exp(-(4.0 * z - 2.0))) for z in (0.75, 0.5, -2 + 3 / 61)]
+    assert [c.score for c in out] == pytest.approx(sigmoid)
 
 
 def test_disclosure_levels_and_token_counts(cards):

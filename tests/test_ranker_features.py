@@ -20,6 +20,7 @@ from serving.stages.ranker_features import (
     FEATURE_NAMES,
     MISSING_RANK,
     MISSING_SCORE,
+    Calibration,
     History,
     LogitBudget,
     Outcomes,
@@ -130,7 +131,7 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
 ):
     from serving.bundle.encoder import stock_model_path
     from serving.selector import Selector
-    from serving.stages.rerank import LearnedReranker
+    from serving.stages.rerank import DenseOrderReranker, LearnedReranker
     from training import export, mine, train_ltr
     from training.train_reranker import load_cross_encoder
 
@@ -197,6 +198,31 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
     booster = lightgbm.Booster(model_file=str(ltr / "model.txt"))
     assert booster.num_feature() == len(names)
 
+    # the ranker ships only where it beats the dense order on the valid groups; the dense
+    # order's calibration ships either way
+    shipped = json.loads((ltr / "order.json").read_text())
+    gain = metrics["valid_ltr_over_dense_mrr_gain"]
+    assert metrics["ships"] == shipped["order"] == ("ltr" if gain > 0 else "dense")
+    assert shipped["dense_calibration"] == metrics["dense_calibration"]
+    fallback = tmp_path / "ltr-dense"
+    shutil.copytree(ltr, fallback)
+    for directory, order in ((ltr, "ltr"), (fallback, "dense")):  # both paths, whatever won
+        (directory / "order.json").write_text(json.dumps({**shipped, "order": order}))
+    dense_bundle = tmp_path / "dense-bundle"
+    export.main([str(params), str(fixture_catalog), str(dense_bundle), "--retriever",
+                 str(stock_model_path()), "--ltr", str(fallback)])
+    selector = Selector.from_bundle(dense_bundle)
+    assert isinstance(selector.reranker, DenseOrderReranker)
+    calib = shipped["dense_calibration"]
+    assert selector.reranker.calibration == Calibration(calib["a"], calib["b"],
+                                                        calib["min_relevance"])
+    assert selector.ranking_floor == max(selector.params.min_relevance, calib["min_relevance"])
+    step = selector.discover("list the commits of checkout-service").steps[0]
+    assert step.menu and "ltr" not in step.menu[0].scores
+    (dense_bundle / "models" / "ltr" / "order.json").write_text('{"order": "best"}')
+    with pytest.raises(BundleError, match="order.json"):
+        Selector.from_bundle(dense_bundle)
+
     bundle = tmp_path / "bundle"
     export.main([str(params), str(fixture_catalog), str(bundle), "--retriever",
                  str(stock_model_path()), "--reranker", str(reranker), "--ltr", str(ltr)])
@@ -226,9 +252,11 @@ def test_train_ltr_stage_exports_a_ranker_the_runtime_uses(
 
     # a ranker without the logit: exported without any cross-encoder, it never needs one
     def train_choosing(before: str, choice: str) -> tuple[Path, Path]:
-        """train_ltr again with `cross_encoder_feature: choice`: its model dir and metrics."""
+        """train_ltr again with `cross_encoder_feature: choice` (and the learned ranker
+        shipped whatever the dense order scores): its model dir and metrics."""
         params.write_text(params.read_text().replace(
-            f"  cross_encoder_feature: {before}", f"  cross_encoder_feature: {choice}"))
+            f"  cross_encoder_feature: {before}", f"  cross_encoder_feature: {choice}"
+        ).replace("  dense_fallback: true", "  dense_fallback: false"))
         out, out_metrics = tmp_path / f"ltr-{choice}", tmp_path / f"{choice}.json"
         train_ltr.main([str(params), str(fixture_catalog), str(TRACES), str(train), str(out),
                         str(out_metrics), "--retriever", str(stock_model_path()),

@@ -32,9 +32,10 @@ the ranker the retriever's scores as the runtime sees them.
 
 More groups (`n_more_groups`): the traced valid-split subgoals after the stack ones, for a
 ranker that does not read the cross-encoder's logit. Scoring a candidate with the
-cross-encoder is ~99% of a replay's cost (3 groups a second on two cores against 400
-without), and such a ranker never runs it at run time either, so these groups replay
-through the fused order, which gives the same features but the logit
+cross-encoder is most of a replay's cost (about 20 groups a second on two cores with the
+int8 ONNX graph, against 400 without), and such a ranker never runs it at run time
+either, so these groups replay through the fused order, which gives the same features but
+the logit
 (`serving.stages.ranker_features.list_features` does not depend on the list's order). The ranker
 refit with them is kept when it orders the valid groups better (`more_data_pays`). On the
 demo the ranker was short of held-out groups: with ~3,500 more, valid MRR rose 0.91 ->
@@ -46,14 +47,22 @@ logit. The logit is kept only when it pays beyond noise on the valid groups
 ~90% of a subgoal's cost on a CPU. On the demo and StableToolBench valid groups it did not
 pay (docs/experiments.md).
 
+The dense fallback (`dense_fallback`): the kept ranker ships only where its valid MRR beats
+the fine-tuned retriever's own order on the same groups (`choose_order`); elsewhere the
+bundle ships that order (`serving.stages.rerank.DenseOrderReranker`), its relevance the
+Platt scaling of the retriever's cosine fit on the valid groups, so the menu policy reads
+it as it reads a ranker's. Both calibrations are written (OUT_DIR/order.json says which
+order ships), so `runtime.reranker: dense` or `ltr` still runs either.
+
 Validation on the first `n_valid_groups` valid-split subgoals (all their candidates):
 MRR and recall@{1,3,8} of each LightGBM order against the cross-encoder's, the fused and
 the dense order on the same groups, also on the groups whose tool no train group has
 (`unseen_tool_*`: held out by tool), and on the groups whose tool was used at most
 `tail_tool_uses` times in the traces (`tail_tool_*`): the valid groups follow traffic, so
 most ask for head tools, whose history nearly names them (docs/experiments.md).
-Writes OUT_DIR/{model.txt, features.json, history.json} (`export --ltr OUT_DIR` packs
-them), METRICS with feature importances (gain).
+Writes OUT_DIR/{model.txt, features.json, history.json, calibration.json, order.json and,
+for a ranker with the logit, logit_budget.json} (`export --ltr OUT_DIR` packs them), METRICS
+with feature importances (gain).
 
 The pieces live in training/ltr/: `params`, `groups` (the replay), `fit` (LightGBM),
 `valid` (the orders compared and the choices made on the valid groups), `calibrate`.
@@ -66,7 +75,7 @@ import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,9 +98,11 @@ from serving.stages.ranker_features import (
     FEATURE_NAMES,
     HISTORY_FILE,
     LOGIT_BUDGET_FILE,
+    ORDER_FILE,
     Calibration,
     History,
     LogitBudget,
+    ShippedOrder,
 )
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params
@@ -103,13 +114,21 @@ from training.ltr.budget import (
     under_budget,
 )
 from training.ltr.calibrate import calibrate
-from training.ltr.fit import WITH_LOGIT, WITHOUT_LOGIT, Ranker, candidate_feature_sets, fit_ranker
+from training.ltr.fit import (
+    WITH_LOGIT,
+    WITHOUT_LOGIT,
+    DenseOrder,
+    Ranker,
+    candidate_feature_sets,
+    fit_ranker,
+)
 from training.ltr.groups import Groups, concat_groups, replay_groups, unseen_tools
 from training.ltr.params import Params
 from training.ltr.valid import (
     MORE,
     STACKED,
     choose_features,
+    choose_order,
     choose_train_set,
     more_data_pays,
     named_first_evidence,
@@ -141,6 +160,8 @@ class LtrResult:
     n_tail_tool_groups: int = 0  # valid groups whose tool has little history (`tail_tools`)
     logit_budget: LogitBudget | None = None  # the kept ranker reads the logit under it
     budget_trials: tuple[BudgetTrial, ...] = ()  # every budget tried (`training.ltr.budget`)
+    # the order the bundle ships (`choose_order`) and the dense order's calibration
+    shipped: ShippedOrder = field(default_factory=ShippedOrder)
 
 
 def train_ltr(
@@ -287,12 +308,21 @@ def train_ltr(
     })
     comparison.update(named_first_evidence(ranker, valid))
     calibration, cut_table = calibrate(ranker, valid, params, size=selector.params.menu_size)
+    dense = DenseOrder()
+    dense_calibration, _ = calibrate(dense, valid, params, size=selector.params.menu_size)
+    order = "ltr"
+    if params.dense_fallback:
+        order, order_evidence = choose_order(
+            reciprocal_ranks(ranker, valid), reciprocal_ranks(dense, valid)
+        )
+        comparison.update(order_evidence)
     return LtrResult(
         ranker, history, built, comparison, chosen, fit_seconds, calibration, cut_table,
         trained_on=trained_on_label(key), n_unseen_tool_groups=sum(unseen),
         n_tail_tool_groups=sum(tail),
         logit_budget=budget if chosen == "with_logit" else None,
         budget_trials=tuple(trials),
+        shipped=ShippedOrder(order, dense_calibration),
     )
 
 
@@ -338,6 +368,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     (out_dir / "features.json").write_text(json.dumps(list(ranker.names), indent=1) + "\n")
     history.save(out_dir / HISTORY_FILE)
     result.calibration.save(out_dir / CALIBRATION_FILE)
+    (out_dir / ORDER_FILE).write_text(json.dumps(result.shipped.to_dict(), indent=1) + "\n")
     budget_file = out_dir / LOGIT_BUDGET_FILE
     if result.logit_budget is not None:
         result.logit_budget.save(budget_file)
@@ -348,6 +379,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     metrics = {
         **{f"valid_{k}": round(v, 4) for k, v in comparison.items()},
         "features": result.chosen,
+        "ships": result.shipped.order,
+        "dense_calibration": result.shipped.to_dict()["dense_calibration"],
         "importance_gain_share": {
             n: round(float(g) / total, 4) for n, g in zip(ranker.names, importance, strict=True)
         },
@@ -391,8 +424,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"recall@8 {comparison['fused_recall_at_8']:.3f} / "
         f"{comparison['cross_encoder_recall_at_8']:.3f} / {comparison['ltr_recall_at_8']:.3f}; "
         f"ranker {result.chosen} on {metrics['trained_on']} (MRR {comparison['ltr_mrr']:.3f}, "
-        "dense order "
-        f"{comparison['dense_mrr']:.3f}) in {metrics['stage_seconds']:.0f}s -> {out_dir}"
+        f"dense order {comparison['dense_mrr']:.3f}), ships {result.shipped.order}, "
+        f"in {metrics['stage_seconds']:.0f}s -> {out_dir}"
     )
 
 

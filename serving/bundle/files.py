@@ -470,6 +470,22 @@ def load_ranker(bundle: Bundle) -> tuple[Any, Any, tuple[int, ...], Any, Any]:
     return model, History.load(root / HISTORY_FILE), columns, calib, budget
 
 
+def load_shipped_order(bundle: Bundle) -> Any:
+    """The `serving.stages.ranker_features.ShippedOrder` of the bundle's ranker directory
+    (`ltr` without a calibrated dense order for a bundle without the file or without a
+    ranker); a malformed file is a `BundleError` naming it."""
+    from serving.stages.ranker_features import ORDER_FILE, ShippedOrder
+
+    root = bundle.ltr_path
+    if root is None or not (root / ORDER_FILE).is_file():
+        return ShippedOrder()
+    path = root / ORDER_FILE
+    try:
+        return ShippedOrder.from_dict(_read_json(path))
+    except (AttributeError, KeyError, TypeError, ValueError) as err:
+        raise BundleError(f"{path}: not a shipped order ({err})") from None
+
+
 def load_menu_policy(bundle: Bundle) -> Any:
     """The bundle's `serving.stages.menu_policy.MenuPolicy` (no bars, no no-tool model for a
     bundle without `menus.json`); a malformed file is a `BundleError` naming it."""

@@ -67,6 +67,7 @@ MISSING_LOGIT = math.nan
 HISTORY_FILE = "history.json"
 CALIBRATION_FILE = "calibration.json"  # optional: rankers before it use Calibration()
 LOGIT_BUDGET_FILE = "logit_budget.json"  # optional: rankers before it score every candidate
+ORDER_FILE = "order.json"  # optional (`ShippedOrder`): rankers before it always ship
 
 
 def capability_keys(subgoal: Subgoal) -> tuple[str, ...]:
@@ -354,6 +355,43 @@ def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 100
     if fit is None:
         return Calibration()
     return Calibration(float(fit.weights[0]), fit.bias)
+
+
+SHIPPED_ORDERS = ("ltr", "dense")
+
+
+def dense_score(cosine: float, fused: float) -> float:
+    """The fine-tuned retriever's order as one score: its cosine, and below every tool it
+    returned (cosine >= -1) the ones it missed, in fused order (RRF scores are < 1). What
+    `serving.stages.rerank.DenseOrderReranker` calibrates, and `train_ltr` with it."""
+    return cosine if cosine > MISSING_SCORE else MISSING_SCORE - 1.0 + fused
+
+
+@dataclass(frozen=True)
+class ShippedOrder:
+    """Which order a bundle's ranker directory ships (`order.json`): `ltr` (the learned
+    ranker) or `dense` (the fine-tuned retriever's order, where the learned ranker did not
+    beat it on `train_ltr`'s valid groups), and the dense order's calibration (Platt
+    scaling of `dense_score` and its menu cut, fit on the same groups), which the runtime
+    reads whenever it ranks by the dense order."""
+
+    order: str = "ltr"
+    dense_calibration: Calibration | None = None
+
+    def __post_init__(self) -> None:
+        if self.order not in SHIPPED_ORDERS:
+            raise ValueError(f"order {self.order!r} is not {'|'.join(SHIPPED_ORDERS)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        calib = self.dense_calibration
+        return {"order": self.order, "dense_calibration": None if calib is None else {
+            "a": calib.a, "b": calib.b, "min_relevance": calib.min_relevance}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ShippedOrder:
+        calib = data.get("dense_calibration")
+        return cls(str(data["order"]), None if calib is None else Calibration(
+            float(calib["a"]), float(calib["b"]), float(calib["min_relevance"])))
 
 
 def exploration_bonus(uses: float, *, rate: float, cap: float) -> float:

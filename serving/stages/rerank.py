@@ -23,6 +23,7 @@ from serving.stages.ranker_features import (
     Calibration,
     History,
     LogitBudget,
+    dense_score,
     exploration_bonus,
     feature_matrix,
 )
@@ -69,10 +70,14 @@ class FusedOrderReranker:
 @dataclass(frozen=True, slots=True)
 class DenseOrderReranker:
     """The fine-tuned retriever's order alone (a tool it did not return comes last, in
-    fused order); relevance = (k + 1) / (k + 1 + its dense rank), the prior's share of
-    `rank_fusion`. The fallback every learned order is measured against."""
+    fused order): the fallback every learned order is measured against, and what a bundle
+    ships where its learned ranker did not beat it (`ShippedOrder`). Relevance: with a
+    `calibration` (`train_ltr` fits one on its valid groups), the calibrated probability of
+    `dense_score`, so the menu policy reads it as it reads the learned ranker's; without
+    one, (k + 1) / (k + 1 + its dense rank), the prior's share of `rank_fusion`."""
 
     rrf_k: int = 60
+    calibration: Calibration | None = None
     name: str = "dense"
 
     def rerank(self, subgoal: Subgoal, candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -80,7 +85,14 @@ class DenseOrderReranker:
             return c.scores.get("rank_dense", MISSING_RANK)
 
         ranked = sorted(candidates, key=lambda c: (rank(c), -c.scores.get("fused", 0.0)))
-        return [c.with_score((self.rrf_k + 1) / (self.rrf_k + 1 + rank(c))) for c in ranked]
+        calib = self.calibration
+        if calib is None:
+            return [c.with_score((self.rrf_k + 1) / (self.rrf_k + 1 + rank(c))) for c in ranked]
+        return [
+            c.with_score(calib.probability(dense_score(
+                c.scores.get("score_dense", MISSING_SCORE), c.scores.get("fused", 0.0))))
+            for c in ranked
+        ]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from serving.stages.ranker_features import Calibration, fit_platt
-from training.ltr.fit import Ranker
+from training.ltr.fit import Orders
 from training.ltr.groups import Groups, split_scores
 from training.ltr.params import Params
 
@@ -47,10 +47,11 @@ def min_cut_groups(tolerance: float, floor: int) -> int:
     return floor if tolerance <= 0 else max(floor, math.ceil(1.0 / tolerance - 1e-9))
 
 
-def calibrate(ranker: Ranker, valid: Groups, params: Params, *, size: int) -> tuple[
+def calibrate(ranker: Orders, valid: Groups, params: Params, *, size: int) -> tuple[
     Calibration, list[dict[str, float]]
 ]:
-    """Platt scaling of the ranker on the valid groups and the menu cut chosen there."""
+    """Platt scaling of the ranker's (or the dense order's) score on the valid groups and
+    the menu cut chosen there."""
     z = ranker.predict(valid.features) if valid.sizes else np.zeros(0)
     platt = fit_platt(z, valid.labels)
     probs = [np.array([platt.probability(v) for v in g]) for g in split_scores(z, valid.sizes)]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from serving.stages.ranker_features import CROSS_ENCODER_FEATURES, FEATURE_NAMES
+from serving.stages.ranker_features import CROSS_ENCODER_FEATURES, FEATURE_NAMES, dense_score
 from training.ltr.groups import Groups
 from training.ltr.params import Params
 
@@ -27,6 +27,28 @@ class Ranker:
         """Scores for rows of every feature (`Groups.features`)."""
         columns = [FEATURE_NAMES.index(n) for n in self.names]
         return np.asarray(self.model.booster_.predict(features[:, columns]), dtype=np.float64)
+
+
+class Orders(Protocol):
+    """What scores the rows of `Groups.features` (higher first): a `Ranker` or `DenseOrder`."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    def predict(self, features: np.ndarray) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class DenseOrder:
+    """The fine-tuned retriever's order as a ranker (`dense_score` of each row): calibrated
+    like a ranker, it is what a bundle ships where no learned ranker beats it
+    (`serving.stages.rerank.DenseOrderReranker`, `ShippedOrder`)."""
+
+    names: tuple[str, ...] = ("score_dense", "fused")
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        cosine, fused = (features[:, FEATURE_NAMES.index(n)] for n in self.names)
+        return np.fromiter(map(dense_score, cosine, fused), dtype=np.float64, count=len(cosine))
 
 
 def draw_weights(n_groups: int, n_draw: int) -> np.ndarray:

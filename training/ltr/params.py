@@ -37,6 +37,9 @@ class Params:
     logit_depths: tuple[int, ...] = (0,)  # candidates scored, first in the dense order (0: all)
     logit_skip_gaps: tuple[float, ...] = (0.0,)  # the dense lead that skips it (0: never)
     logit_budget_tolerance: float = 0.0  # valid MRR a cheaper budget may lose
+    # ship the calibrated dense order instead where the kept ranker does not beat it on the
+    # valid groups (`choose_order`); False: always the learned ranker
+    dense_fallback: bool = True
 
     def __post_init__(self) -> None:
         for name in ("n_groups", "n_valid_groups", "n_stack_groups", "n_more_groups"):

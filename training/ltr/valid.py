@@ -11,7 +11,7 @@ import numpy as np
 
 from serving.stages.ranker_features import FEATURE_NAMES
 from training.core.rank_metrics import Group, gold_ranks, order_metrics
-from training.ltr.fit import Ranker
+from training.ltr.fit import Orders, Ranker
 from training.ltr.groups import Groups, split_scores
 
 
@@ -88,7 +88,7 @@ def named_first_evidence(ranker: Ranker, valid: Groups) -> dict[str, float]:
     }
 
 
-def reciprocal_ranks(ranker: Ranker, groups: Groups) -> np.ndarray:
+def reciprocal_ranks(ranker: Orders, groups: Groups) -> np.ndarray:
     """Per group: 1 / the rank of its first positive in the ranker's order (ties count
     against it, as in `order_metrics`)."""
     scores = split_scores(menu_scores(ranker.predict(groups.features), groups), groups.sizes)
@@ -116,6 +116,15 @@ def choose_features(
     gain = float(diff.mean())
     chosen = "with_logit" if gain >= min_gain and low > 0 else "without_logit"
     return chosen, {"logit_mrr_gain": gain, "logit_gain_p05": low}
+
+
+def choose_order(learned: np.ndarray, dense: np.ndarray) -> tuple[str, dict[str, float]]:
+    """`ltr` when the kept ranker's mean reciprocal rank on the valid groups beats the dense
+    order's on the same groups (`learned`, `dense`), else `dense`: the learned ranker is
+    extra machinery (history, features, a model), worth shipping only where it orders
+    better than the retriever it reranks. A tie goes to the dense order."""
+    gain = float(np.mean(np.asarray(learned) - np.asarray(dense))) if len(learned) else 0.0
+    return ("ltr" if gain > 0 else "dense"), {"ltr_over_dense_mrr_gain": gain}
 
 
 STACKED = "stacked_"  # the name prefix of a ranker fit on the train and the stack groups
