@@ -182,6 +182,21 @@ HELD_OUT = callnavi ultratool_en nestools apibank_lv3_train toollens acebench ha
 catalog-table: $(STAMP)
 	$(PY) -m training.benchmarks.catalog_table docs/catalogs.md $(CATALOGS) --held-out $(HELD_OUT)
 
+# The no_tool_catalog folders with each request served only the tools its source offered
+# (CONVERT_FLAGS=--serve-candidates; "no tool fits" holds for those tools, not for the
+# pooled catalog): `make offered` runs make bench-real on each (NAME=<folder>_offered,
+# about an hour on 2 cores in all), `make offered-table` writes docs/no_tool_catalogs.md.
+OFFERED_DIR = ../shared/benchmarks/no_tool_catalog
+OFFERED = hammerbench acebench toolsandbox functionchat_bench_ko
+.PHONY: offered offered-table
+offered:
+	for n in $(OFFERED); do $(MAKE) bench-real DATA=$(OFFERED_DIR)/$$n NAME=$${n}_offered \
+		CONVERT_FLAGS=--serve-candidates || exit 1; done
+
+offered-table: $(STAMP)
+	$(PY) -m training.benchmarks.offered_table docs/no_tool_catalogs.md \
+		$(foreach n,$(OFFERED),$(n)=metrics/$(n)_offered) --pooled-without hammerbench
+
 # The stock no-tool decision the package ships (serving/stages/data/): the request-intent
 # head every bundle carries and the menu policy `bundle from-servers` exports, fit and
 # judged on the public requests beside the checkout (../shared/benchmarks/no_tool, read in

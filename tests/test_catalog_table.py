@@ -28,6 +28,9 @@ def test_a_row_by_hand():
         "| 0.452 / 0.464 / 0.472 | +2.0 | 0.694 / 0.604 / 0.753 |"
     )
     assert lines[3] == "| toollens (held out) |" + "  |" * 10
+    # a ranker that lost to the dense order on its valid groups: the dense order ships
+    fallback = table([CatalogRow("hb", True, {**LTR, "ships": "dense"}, {})]).splitlines()
+    assert "| 0.927 | 0.916 | dense, 0.901 |" in fallback[2]
 
 
 def test_the_cli_reads_metrics_dirs(tmp_path):
