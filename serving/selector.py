@@ -665,7 +665,7 @@ class Selector(CallFacade):
             # connection): no tool outside it to look up, only the products the step names
             return missing_access((), self.cards, ctx, above=0.0, named=lacking,
                                   at_most=self.params.max_missing)
-        open_mask = np.ones(len(self._ids), dtype=bool)
+        open_mask = self._access.offered(ctx)  # every connection, the offered tools only
         stages: list[tuple[str, Stage]] = [
             *self._retrieval_stages(vector, open_mask, extra_exact=[]),
             ("filter", HardFilter(self.cards, ctx, self.policy, check_access=False)),

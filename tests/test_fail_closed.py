@@ -93,6 +93,13 @@ def test_an_unrestricted_session_round_trips_as_unrestricted():
     again = SessionContext.from_dict(closed.to_dict())
     assert again.restrict_connections and again.connections == frozenset()
     assert again.restrict_scopes and again.scopes == frozenset({"a:read"})
+    assert not again.restrict_tools and "tools" not in closed.to_dict()
+    # a tool list: kept as given, an empty one offers nothing
+    offered = SessionContext.from_dict({"tools": ["b.y", "a.x"]})
+    assert offered.to_dict() == {"tools": ["a.x", "b.y"], "env": "prod"}
+    assert SessionContext.from_dict(offered.to_dict()) == offered
+    none = SessionContext.from_dict({"tools": []})
+    assert none.restrict_tools and none.tools == frozenset()
     # through a trace line too: what the mine stage replays
     trace = Trace.from_dict(
         {"subgoal": "x", "tool_id": "a.b", "success": True, "context": open_ctx.to_dict()}
@@ -103,7 +110,7 @@ def test_an_unrestricted_session_round_trips_as_unrestricted():
 @pytest.mark.parametrize(
     "context, argument",
     [({"connections": "slack"}, "context.connections"), ("prod", "context"),
-     ({"env": ["prod"]}, "context.env")],
+     ({"env": ["prod"]}, "context.env"), ({"tools": "a.x"}, "context.tools")],
 )
 def test_session_context_rejects_wrong_shapes_with_a_type_error(context, argument):
     with pytest.raises(TypeError, match=argument):

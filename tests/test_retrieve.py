@@ -78,6 +78,24 @@ def test_access_mask_and_reasons(cards):
     assert AccessIndex(cards).mask(SessionContext.from_dict({})).all()
 
 
+def test_a_session_offered_a_tool_list_calls_only_those(cards):
+    offered = ["github.list_commits", "slack.post_message", "no.such_tool"]
+    ctx = SessionContext.from_dict({"tools": offered})
+    index = AccessIndex(cards)
+    allowed = {c.tool_id for c, ok in zip(cards, index.mask(ctx), strict=True) if ok}
+    assert allowed == {"github.list_commits", "slack.post_message"}  # an unknown id: nothing
+    assert index.offered(ctx).sum() == 2
+    by_id = {c.tool_id: c for c in cards}
+    assert access_problem(by_id["github.search_code"], ctx) == "filter:not_offered"
+    assert access_problem(by_id["github.list_commits"], ctx) is None
+    # beside connections: a tool must be offered and connected
+    both = SessionContext.from_dict({"tools": offered, "connections": ["github"]})
+    allowed = {c.tool_id for c, ok in zip(cards, index.mask(both), strict=True) if ok}
+    assert allowed == {"github.list_commits"}
+    assert not index.offered(SessionContext.from_dict({"tools": []})).any()
+    assert index.offered(SessionContext()).all()
+
+
 def test_exact_names(cards):
     matcher = ExactNameMatcher(cards)
     rows = matcher.match("use gitlab.search_code, then rollback_deployment please.")

@@ -391,6 +391,26 @@ def test_a_session_that_may_call_every_tool_skips_the_open_lookup(
     assert len(passes) == len(found.steps) and not found.missing()
 
 
+def test_a_session_offered_a_tool_list_is_served_from_it_and_never_told_of_the_rest(
+    fixture_bundle
+):
+    # an application offers a request the tools it chose: the menu holds only those, and
+    # a tool outside the list is no missing access the user could grant
+    selector = Selector.from_bundle(fixture_bundle, overrides={"missing_access_below": 1.0})
+    offered = ["slack.post_message", "slack.search_messages", "github.list_commits"]
+    request = "open a Jira ticket for the failed checkout deploy"
+    with_list = selector.discover(request, {"connections": ["github", "slack"],
+                                            "tools": offered})
+    assert {c.tool_id for s in with_list.steps for c in s.menu} <= set(offered)
+    assert {t for m in with_list.missing() for t in m.tool_ids} <= set(offered)
+    assert all(m.kind == "connection" for m in with_list.missing())
+    assert with_list.to_dict()["context"]["tools"] == sorted(offered)
+    # only the list: nothing outside it is even looked up
+    commits = selector.discover("list the commits of checkout-service", {"tools": offered})
+    assert commits.steps[0].menu[0].tool_id == "github.list_commits"
+    assert not commits.missing()
+
+
 def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):
     selector = Selector.from_bundle(fixture_bundle)
     found = selector.discover(

@@ -180,3 +180,12 @@ def test_schema_intent_and_scope_errors_come_together_in_a_fixed_order():
         "use a read-only tool",
         "scope: github.create_issue needs the scope(s) issues:write, not granted to this session",
     ]
+
+
+def test_a_tool_outside_the_sessions_tool_list_is_a_scope_error():
+    tool = card("github.list_issues")
+    offered = SessionContext.from_dict({"tools": ["github.list_commits"]})
+    assert validate_arguments(tool, {}, subgoal_mutates=False, context=offered) == [
+        "scope: github.list_issues is not among the tools this session is offered"]
+    listed = SessionContext.from_dict({"tools": ["github.list_issues"]})
+    assert validate_arguments(tool, {}, subgoal_mutates=False, context=listed) == []

@@ -59,8 +59,11 @@ def intent_errors(card: ToolCard, *, subgoal_mutates: bool) -> list[str]:
 
 
 def scope_errors(card: ToolCard, context: SessionContext) -> list[str]:
-    """What the session lacks to call `card`: its connection, scopes and env."""
+    """What the session lacks to call `card`: its connection, scopes and env, or the tool
+    itself where the session is offered a list of tools without it."""
     out = []
+    if context.restrict_tools and card.tool_id not in context.tools:
+        out.append(f"scope: {card.tool_id} is not among the tools this session is offered")
     connection = card.requires.connection
     if connection and context.restrict_connections and connection not in context.connections:
         have = ", ".join(sorted(context.connections)) or "none"

@@ -82,6 +82,7 @@ REFUSAL_HINTS: Mapping[str, str] = {
     "denied": "the risk policy denies this tool; it cannot be called in this session",
     "not_connected": "this session does not hold the connection this tool needs; ask the "
     "user to connect it",
+    "not_offered": "this session is offered a list of tools without this one",
 }
 
 # Asks the user to confirm a call: None when the client cannot be asked, else True/False.
@@ -334,8 +335,9 @@ class Gateway:
     def refusal(self, tool_id: Any) -> str | None:
         """Why a policy keeps `tool_id` from every call of this session, whatever a search
         finds: `quarantined` (the review withdrew it), `denied` (the risk policy denies
-        it, so no menu offers it), `not_connected` (the session lacks its connection);
-        None otherwise. Traced beside a refused call's outcome, for `toolsift diagnose`."""
+        it, so no menu offers it), `not_connected` (the session lacks its connection),
+        `not_offered` (the session's `tools` list leaves it out); None otherwise. Traced
+        beside a refused call's outcome, for `toolsift diagnose`."""
         if not isinstance(tool_id, str):
             return None
         card = self.registry.cards.get(tool_id)
@@ -347,6 +349,8 @@ class Gateway:
         connection = card.requires.connection
         if self.context.restrict_connections and connection not in self.context.connections:
             return "not_connected"
+        if self.context.restrict_tools and tool_id not in self.context.tools:
+            return "not_offered"
         return None
 
     # --- traces -------------------------------------------------------------------------

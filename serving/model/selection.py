@@ -28,6 +28,11 @@ class SessionContext:
     restrict_connections: bool = False
     # False: no scope check (no `scopes` given); True: a tool needs all its scopes listed
     restrict_scopes: bool = False
+    # the tools an application offers with its requests (`"tools": [...]`): only those are
+    # callable, whatever the connections say; not a grant the user can widen, so a tool
+    # outside them is never named as missing access
+    tools: frozenset[str] = frozenset()
+    restrict_tools: bool = False
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> SessionContext:
@@ -38,7 +43,7 @@ class SessionContext:
             data = {}
         if not isinstance(data, Mapping):
             raise TypeError(f"context: expected a mapping, got {type(data).__name__}")
-        for key in ("connections", "scopes"):
+        for key in ("connections", "scopes", "tools"):
             value = data.get(key, [])
             if not isinstance(value, list | tuple | set | frozenset) or not all(
                 isinstance(v, str) for v in value
@@ -53,6 +58,8 @@ class SessionContext:
             env=env or "prod",
             restrict_connections="connections" in data,
             restrict_scopes="scopes" in data,
+            tools=frozenset(data.get("tools", ())),
+            restrict_tools="tools" in data,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,6 +70,8 @@ class SessionContext:
             out["connections"] = sorted(self.connections)
         if self.restrict_scopes:
             out["scopes"] = sorted(self.scopes)
+        if self.restrict_tools:
+            out["tools"] = sorted(self.tools)
         out["env"] = self.env
         return out
 

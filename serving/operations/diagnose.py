@@ -20,7 +20,8 @@ them). One record is at most one failure:
   review withdrew the tool);
 - `not_connected`: `refusal: not_connected` (the session lacks the tool's connection);
 - `denied`: the risk policy's `deny`, or `refusal: denied` (a call the gate refused for a
-  tool the policy denies: such a tool never reaches a menu);
+  tool the policy denies: such a tool never reaches a menu) or `refusal: not_offered` (a
+  tool outside the session's `tools` list);
 - `invoked_wrongly`: arguments the validator rejected (`invalid_arguments`);
 - `declined_or_dry_run`: the risk policy's `dry_run`, a confirmation the user declined or
   the client could not ask for (`confirm` on older lines);
@@ -69,7 +70,8 @@ FIXES: Mapping[str, str] = {
     "pull, ledger; the reason is in the gateway's log)",
     "not_connected": "the session's connections (servers.json session.connections, "
     "--connections)",
-    "denied": "the risk policy (denylist, risk_ceiling, by_tool, by_risk)",
+    "denied": "the risk policy (denylist, risk_ceiling, by_tool, by_risk), or the "
+    "session's tools list",
     "invoked_wrongly": "the tool card: its input schema and description",
     "declined_or_dry_run": "the risk policy's confirm and dry_run; a client that can ask its "
     "user",
@@ -96,6 +98,7 @@ REFUSALS: Mapping[str, str] = {
     "quarantined": "quarantined",
     "not_connected": "not_connected",
     "denied": "denied",
+    "not_offered": "denied",  # the application's tool list: a policy, as the risk policy's
 }
 # calls stopped before the tool ran: the outcomes a `refusal` may explain
 REFUSED = frozenset(o for o in CALL_CLASSES if o not in ("downstream_error", "tool_error"))

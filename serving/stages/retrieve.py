@@ -56,6 +56,7 @@ class AccessIndex:
     def __init__(self, cards: Sequence[ToolCard]) -> None:
         keys: dict[tuple[str, tuple[str, ...], tuple[str, ...]], int] = {}
         rows = []
+        self._row_of = {card.tool_id: row for row, card in enumerate(cards)}
         for card in cards:
             key = (card.requires.connection, tuple(sorted(card.requires.scopes)), card.env)
             rows.append(keys.setdefault(key, len(keys)))
@@ -73,13 +74,22 @@ class AccessIndex:
         allowed = np.fromiter(
             (self._allows(key, ctx) for key in self._keys), dtype=bool, count=len(self._keys)
         )
-        mask = allowed[self._key_of_row]
+        mask = allowed[self._key_of_row] & self.offered(ctx)
         mask.flags.writeable = False
         with self._lock:
             if len(self._masks) >= self.MASKS_KEPT:
                 self._masks.pop(next(iter(self._masks)))  # the oldest
             self._masks[ctx] = mask
         return mask
+
+    def offered(self, ctx: SessionContext) -> np.ndarray:
+        """The rows of the tools the session is offered (every row without a `tools` list):
+        what even a lookup with every connection open may return."""
+        offered = np.ones(len(self._key_of_row), dtype=bool)
+        if ctx.restrict_tools:
+            offered[:] = False
+            offered[[self._row_of[t] for t in ctx.tools if t in self._row_of]] = True
+        return offered
 
     @staticmethod
     def _allows(key: tuple[str, tuple[str, ...], tuple[str, ...]], ctx: SessionContext) -> bool:
@@ -93,6 +103,8 @@ class AccessIndex:
 
 def access_problem(card: ToolCard, ctx: SessionContext) -> str | None:
     """Why the session cannot call this card, as a filter reason, or None if it can."""
+    if ctx.restrict_tools and card.tool_id not in ctx.tools:
+        return "filter:not_offered"
     if ctx.restrict_connections and card.requires.connection not in ctx.connections:
         return "filter:missing_connection"
     if ctx.restrict_scopes and not set(card.requires.scopes) <= ctx.scopes:
