@@ -361,6 +361,42 @@ def test_gold_of_any_length_no_tool_queries_and_slices(tmp_path):
     assert metrics["eval_slices"]["no_tool"] == 1
 
 
+def test_candidates_are_offered_tools_not_slices_and_served_on_request(tmp_path):
+    offered = [
+        {"query_id": "c1", "query": "Weather in Oslo?", "gold": ["get_weather"],
+         "candidates": ["get_weather", "lookup"], "subset": "live"},
+        {"query_id": "c2", "query": "Book me a flight to Rome.", "gold": [],
+         "candidates": ["send_mail", "get_order#2"], "subset": "removed"},
+    ]
+    _, _, out, _ = _run(tmp_path / "a", OTHER_TOOLS, offered, train_share=0.0)
+    queries = {q["query_id"]: q for q in _jsonl(out / "eval.jsonl")}
+    assert queries["c1"]["slices"] == ["single", "live"]  # the ids are no slice labels
+    assert "context" not in queries["c1"] or queries["c1"]["context"] == {}
+    code, _, out, _ = _run(tmp_path / "b", OTHER_TOOLS, offered, "--serve-candidates",
+                           train_share=0.0)
+    assert code == 0
+    queries = {q["query_id"]: q for q in _jsonl(out / "eval.jsonl")}
+    assert queries["c1"]["context"] == {"tools": ["weather.get_weather", "general.lookup"]}
+    assert queries["c2"]["context"] == {"tools": ["general.send_mail", "shop.get_order_2"]}
+    assert queries["c2"]["slices"] == ["no_tool", "removed"]
+
+
+@pytest.mark.parametrize(
+    "candidates, problem",
+    [(["get_weather", "nope"], "candidates: unknown tools ['nope']"),
+     (["lookup"], "gold: a gold tool is not among the request's candidates"),
+     ("get_weather", "candidates: expected a list of tool ids")],
+)
+def test_a_bad_candidate_list_costs_its_line(tmp_path, caplog, candidates, problem):
+    bad = [{"query_id": "c1", "query": "Weather in Oslo?", "gold": ["get_weather"],
+            "candidates": candidates}, OTHER_QUERIES[3]]
+    code, _, out, metrics = _run(tmp_path, OTHER_TOOLS, bad, "--serve-candidates",
+                                 train_share=0.0)
+    assert code == 0 and problem in caplog.text
+    assert [q["query_id"] for q in _jsonl(out / "eval.jsonl")] == ["q4"]
+    assert json.loads(metrics.read_text())["errors"] == {"catalog": 0, "queries": 1}
+
+
 def test_no_tool_queries_never_become_traces(tmp_path):
     code, _, out, _ = _run(tmp_path, OTHER_TOOLS, OTHER_QUERIES, train_share=1.0)
     assert code == 0

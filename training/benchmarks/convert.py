@@ -11,7 +11,9 @@ The benchmark is read in place (never copied into the project). The neutral shap
   (str: `<category>/<server>`, or a plain domain, or missing/empty).
 - `queries.jsonl`, one request a line: `query_id` (str, unique), `query` (str), `gold`
   (list of tool ids, any length; `[]` = no tool serves the request), `kind` (optional str),
-  and any other short string fields (`subset`: `G1_instruction`), which become slices.
+  `candidates` (optional list of tool ids: the tools the source offered with the request;
+  each in the catalog, the gold among them), and any other short string fields (`subset`:
+  `G1_instruction`), which become slices.
 
 Conventions. A tool's category is the part of `source` before its first `/`, else the
 whole source, else `general`; its server is the part after the `/`, else the part of
@@ -37,7 +39,9 @@ order. Other extra fields (objects, numbers, long texts) are ignored and counted
 queries become one successful flat trace per gold tool with the whole request as the
 subgoal (no decomposition labels) and an unknown menu; eval queries become labeled
 queries with the mapped gold and no subgoals (whole-request scoring). No-tool queries are
-always eval queries (a trace needs a tool). Contexts are empty: every connection is there.
+always eval queries (a trace needs a tool). Contexts are empty (every connection is
+there), but with `--serve-candidates` an eval or no-tool query that has `candidates` is
+served only those (`{"tools": [...]}`); traces stay unrestricted.
 
 Splits (seeded by `benchmark.seed`; same-text queries, after whitespace and case folding,
 always land together, on the side of the smallest id of their text):
@@ -389,9 +393,12 @@ def convert(
     params: Params,
     *,
     split: Split = "random",
+    serve_candidates: bool = False,
 ) -> Conversion:
     """The whole conversion, no I/O. Every gold id must be a tool's benchmark id
-    (`read_benchmark` skips the queries where one is not)."""
+    (`read_benchmark` skips the queries where one is not). `serve_candidates`: an eval or
+    no-tool query with `candidates` gets the session context `{"tools": [...]}` (only
+    those are served it)."""
     id_map, clashes = assign_tool_ids(tools)
     cards, fix_counts = [], Counter[str]()
     for tool in tools:
@@ -411,10 +418,16 @@ def convert(
         ),
         no_tool_share=params.no_tool_train_share,
     )
+    def context(q: BenchmarkQuery) -> dict[str, Any]:
+        if serve_candidates and q.candidates:
+            return {"tools": [id_map[c] for c in q.candidates]}
+        return {}
+
     generic = no_tool_texts(params.n_generic_no_tool, random.Random(f"{params.seed}/no_tool"),
                             capabilities=(), products=())
     no_tool = [
-        LabeledQuery(q.query_id, q.query, (), slices=("benchmark", "no_tool"))
+        LabeledQuery(q.query_id, q.query, (), context=context(q),
+                     slices=("benchmark", "no_tool"))
         for q in sides.no_tool
     ] + no_tool_queries(generic, lambda i: None, prefix="generic")
     traces = [
@@ -429,6 +442,7 @@ def convert(
             query_id=q.query_id,
             query=q.query,
             gold=tuple(id_map[g] for g in q.gold),
+            context=context(q),
             slices=tuple(dict.fromkeys((q.count_slice, *q.slices))),
         )
         for q in sides.eval
@@ -494,6 +508,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(ToolLens' 18,769) would take hours through every stage on 2 cores",
     )
     parser.add_argument(
+        "--serve-candidates", action="store_true",
+        help="serve each eval and no-tool request only the tools its source offered with it "
+        "(`candidates`, as the session context's `tools`): where 'no tool fits' holds for "
+        "those tools, not for the pooled catalog (../shared/benchmarks/no_tool_catalog)",
+    )
+    parser.add_argument(
         "--gold-only", action="store_true",
         help="leave out the requests with an empty gold list (counted): where 'no tool fits' "
         "holds only for the tools a source offered, not for the pooled catalog "
@@ -522,7 +542,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     read = [q for q in bench.queries if q.gold or not args.gold_only]
     queries = sample_queries(read, args.max_queries, params.seed)
-    conv = convert(bench.tools, queries, params, split=args.split)
+    conv = convert(bench.tools, queries, params, split=args.split,
+                   serve_candidates=args.serve_candidates)
     write_jsonl(out / "catalog.jsonl", (c.to_dict() for c in conv.cards))
     write_jsonl(
         out / "id_map.jsonl", ({"benchmark_id": b, "tool_id": t} for b, t in conv.id_map.items())

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 KNOWN_KINDS = frozenset(("single", "multi", "no_tool"))
-QUERY_FIELDS = frozenset(("query_id", "query", "gold", "kind"))
+QUERY_FIELDS = frozenset(("query_id", "query", "gold", "kind", "candidates"))
 MAX_SLICE_CHARS = 80  # a longer extra field is text (an answer), not a slice label
 DEFAULT_CATEGORY = "general"
 _VARIANT_MARK = re.compile(r"#\d+$")
@@ -102,6 +102,9 @@ class BenchmarkQuery:
     gold: tuple[str, ...]  # distinct, in file order; () = no tool serves the request
     slices: tuple[str, ...]  # the kind (when not a count) and the extra fields' values
     ignored: tuple[str, ...] = ()  # extra fields that are no slice label
+    # the tools the source offered with the request (`candidates`; () = the whole catalog):
+    # a gold of () means none of these fits, not that the catalog lacks one
+    candidates: tuple[str, ...] = ()
 
     @classmethod
     def from_dict(cls, data: Any) -> BenchmarkQuery:
@@ -121,6 +124,13 @@ class BenchmarkQuery:
                 raise FieldError("kind", f"expected a string, got {type(kind).__name__}")
             if kind.strip() and kind not in KNOWN_KINDS:
                 slices.append(kind.strip())
+        candidates = data.get("candidates")
+        if candidates is None:
+            candidates = []
+        if not isinstance(candidates, list) or not all(
+            isinstance(c, str) and c for c in candidates
+        ):
+            raise FieldError("candidates", f"expected a list of tool ids, got {candidates!r}"[:200])
         ignored: list[str] = []
         for key, value in data.items():
             if key in QUERY_FIELDS:
@@ -136,6 +146,7 @@ class BenchmarkQuery:
             tuple(dict.fromkeys(gold)),
             tuple(dict.fromkeys(slices)),
             tuple(ignored),
+            tuple(dict.fromkeys(candidates)),
         )
 
     @property
@@ -243,9 +254,12 @@ def read_benchmark(
                 "query_id",
                 f"duplicate query id {q.query_id!r} (first on line {seen_queries[q.query_id]})",
             )
-        unknown = [g for g in q.gold if g not in first_line]
-        if unknown:
-            raise FieldError("gold", f"unknown tools {unknown[:3]!r} (not in the catalog)")
+        for name, ids in (("gold", q.gold), ("candidates", q.candidates)):
+            unknown = [g for g in ids if g not in first_line]
+            if unknown:
+                raise FieldError(name, f"unknown tools {unknown[:3]!r} (not in the catalog)")
+        if q.candidates and not set(q.gold) <= set(q.candidates):
+            raise FieldError("gold", "a gold tool is not among the request's candidates")
         seen_queries[q.query_id] = lineno
 
     queries = read_jsonl(
