@@ -94,6 +94,8 @@ def test_injected_instructions_anywhere_the_model_reads(text):
         "Use the POST API of RegisterKey to obtain your API_KEY.",
         "Do not forget to pass the Authorization header with your access_token.",
         "You must always use the since parameter, after the first call.",
+        # a precondition on this tool's own use, not a claim over the others
+        "Only use this tool if the user explicitly confirms the key should go.",
     ],
 )
 def test_ordinary_descriptions_are_not_injections(text):

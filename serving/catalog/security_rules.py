@@ -134,7 +134,9 @@ INJECTION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "steers the model away from other tools",
             r"\b(?:do\s+not|don't|never)\s+(?:use|call|invoke)\s+(?:any\s+)?(?:other|"
             r"the\s+[\w.]+)\s+(?:tools?|functions?)\b|\b(?:instead\s+of|rather\s+than)\s+"
-            r"(?:using\s+)?(?:any\s+)?other\s+tools?\b|\bonly\s+(?:ever\s+)?use\s+this\s+tool\b",
+            r"(?:using\s+)?(?:any\s+)?other\s+tools?\b"
+            # "only use this tool if the user confirms" is a precondition, not steering
+            r"|\bonly\s+(?:ever\s+)?use\s+this\s+tool\b(?!\s+(?:if|when|after|once|for)\b)",
         ),
     )
 )
