@@ -44,7 +44,6 @@ from training.security.poison_sixth_set import SIXTH_TEXTS
 from training.security.poison_styles import PLACES, place_text, placed_set, set_rates
 from training.security.poison_third_set import THIRD_TEXTS
 from training.security.poison_validation import VALIDATION_TEXTS
-from training.security.poison_voices_chained import VOICE_TEXTS as CHAINED
 from training.security.poison_voices_embedded import VOICE_TEXTS as EMBEDDED
 from training.security.poison_voices_indirect import VOICE_TEXTS as INDIRECT
 from training.security.poison_voices_multilingual import VOICE_TEXTS as MULTILINGUAL
@@ -67,13 +66,6 @@ def test_every_by_class_set_uses_the_detectors_classes_and_places(texts):
         "{" in text.replace("{other_tool}", "").replace("{other}", "") for _, _, text in texts
     )
     assert braces == 0
-
-
-def test_the_chained_voice_uses_five_of_the_classes_and_the_places():
-    assert {cls for cls, _, _ in CHAINED} == set(ATTACK_CLASSES) - {"authority", "credentials"}
-    assert {place for _, place, _ in CHAINED} == set(PLACES)
-    assert not any("{" in t.replace("{other_tool}", "").replace("{other}", "")
-                   for _, _, t in CHAINED)
 
 
 def test_the_fit_holds_no_text_of_a_set_that_judges_it():

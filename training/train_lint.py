@@ -79,7 +79,7 @@ SECTION = "lint_detector"
 # user, secrets a tool legitimately handles
 OWN_GUIDANCE = load_texts("own/guidance.jsonl")
 # `training.security.poison_voices_<name>`: attack texts and hard benign lines, one voice each
-VOICES = ("embedded", "overt", "indirect", "multilingual", "chained")
+VOICES = ("embedded", "overt", "indirect", "multilingual")
 # blind sets already scored once by an earlier detector: spent as measures, so they fit.
 # The seventh (scored) and the eighth (read in part before any freeze, never scored) wait:
 # fit beside the rest, in two refits, they moved StableToolBench's false alarms at error
