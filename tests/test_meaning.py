@@ -395,7 +395,7 @@ def test_another_encoder_is_refused(fitted):
         meaning_findings([], Shuffled(), detector)  # type: ignore[arg-type]
 
 
-def test_a_derived_summary_that_repeats_the_description_is_not_judged_again() -> None:
+def test_a_summary_that_repeats_the_description_is_not_judged_again() -> None:
     from serving.catalog.importers import ImportOptions, cards_from_json
     from serving.catalog.meaning import judge_cards, meaning_findings, repeats_description
     from serving.catalog.meaning_check import meaning_check
@@ -410,7 +410,9 @@ def test_a_derived_summary_that_repeats_the_description_is_not_judged_again() ->
     assert ack.summary == "Acknowledge an incident so it stops escalating"
     assert repeats_description(ack)  # the importer's copy of the first sentence
     assert not repeats_description(lst)  # rewritten ("List open incidents"): words of its own
-    assert not repeats_description(dataclasses.replace(ack, derived=()))  # authored: judged
+    # an author's copy of the first sentence too; an authored summary of its own is judged
+    assert repeats_description(dataclasses.replace(ack, derived=()))
+    assert not repeats_description(dataclasses.replace(ack, derived=(), summary="Ack it now"))
     check = meaning_check().require()
     verdicts = judge_cards([ack], check.encoder, check.detector)
     top = max(verdicts, key=lambda v: v.attack)
@@ -420,5 +422,6 @@ def test_a_derived_summary_that_repeats_the_description_is_not_judged_again() ->
                                  warning_bar=1e-6)
     (found,) = meaning_findings([ack], check.encoder, strict)
     assert found.message.startswith("description reads as")
-    (found,) = meaning_findings([dataclasses.replace(ack, derived=())], check.encoder, strict)
+    authored = dataclasses.replace(ack, derived=(), summary="Acknowledge it, do not tell")
+    (found,) = meaning_findings([authored], check.encoder, strict)
     assert found.message.startswith("summary reads as")  # an authored summary is judged

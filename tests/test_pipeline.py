@@ -398,6 +398,15 @@ def test_cli_help_and_discover_json(fixture_bundle):
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert len(out["steps"]) == 3 and out["catalog_tokens"] > out["menu_tokens"]
+    # the tools an application offers: only those are shown; an unknown id is said
+    offered = runner.invoke(app, ["discover", "list the commits of checkout-service",
+                                  "--bundle", str(fixture_bundle), "--tools",
+                                  "github.list_commits,slack.post_message,no.such", "--json"])
+    assert offered.exit_code == 0, offered.output
+    shown = json.loads(offered.stdout)
+    assert {c["tool_id"] for s in shown["steps"] for c in s["menu"]} <= {
+        "github.list_commits", "slack.post_message"}
+    assert any("'no.such' is no tool" in w for w in shown["warnings"])
     res = runner.invoke(app, ["describe", "slack.post_message", "--bundle", str(fixture_bundle)])
     assert json.loads(res.stdout)["risk"] == "write"
     res = runner.invoke(app, ["bundle", "verify", str(fixture_bundle)])

@@ -352,12 +352,10 @@ def judge_cards(
 
 
 def repeats_description(card: ToolCard) -> bool:
-    """Whether the card's summary is one the importer derived from its description and
-    every word of it is the description's own, in order: judged again by itself, a
-    fragment of a vendor's sentence out of its context only adds false alarms (the
-    description's sentence is judged whole)."""
-    if "summary" not in card.derived:
-        return False
+    """Whether every word of the card's summary is the description's own, in order (the
+    importer's derived summary, or an author's copy of the first sentence): judged again
+    by itself, in the summary's place, a sentence out of its context only adds false
+    alarms, and its words are judged whole in the description."""
     summary = " ".join(_WORD.findall(card.summary.lower()))
     return bool(summary) and summary in " ".join(_WORD.findall(card.description.lower()))
 

@@ -29,6 +29,11 @@ def discover(
     scopes: Annotated[
         str | None, typer.Option(help="Comma-separated granted scopes (default: no scope check).")
     ] = None,
+    tools: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated tool ids the application offers with this request: "
+                     "only those are searched and shown (default: every tool)."),
+    ] = None,
     env: Annotated[str, typer.Option(help="Deployment environment of the session.")] = "prod",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the full discovery as JSON.")
@@ -51,12 +56,17 @@ def discover(
         context["connections"] = _csv(connections)
     if scopes is not None:
         context["scopes"] = _csv(scopes)
+    if tools is not None:
+        context["tools"] = _csv(tools)
     # a server's name stands for its tools' connections; a name that is neither is kept
     # (it matches no tool) and said, since a typo would otherwise filter silently
     session, unknown = selector.session_context(context)
     warnings = [
         f"--connections: {name!r} is neither a server nor a connection of this bundle's "
         "tools; it matches no tool" for name in unknown
+    ] + [
+        f"--tools: {name!r} is no tool of this bundle" for name in sorted(session.tools)
+        if name not in selector.cards
     ]
     result = selector.discover(request, session)
     if trace is not None:
