@@ -379,6 +379,11 @@ def test_candidates_are_offered_tools_not_slices_and_served_on_request(tmp_path)
     assert queries["c1"]["context"] == {"tools": ["weather.get_weather", "general.lookup"]}
     assert queries["c2"]["context"] == {"tools": ["general.send_mail", "shop.get_order_2"]}
     assert queries["c2"]["slices"] == ["no_tool", "removed"]
+    # a train request's traces are served the same tools
+    _, _, out, _ = _run(tmp_path / "c", OTHER_TOOLS, offered, "--serve-candidates",
+                        train_share=1.0)
+    (trace,) = _jsonl(out / "traces.jsonl")
+    assert trace["context"] == {"tools": ["weather.get_weather", "general.lookup"]}
 
 
 @pytest.mark.parametrize(

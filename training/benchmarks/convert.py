@@ -40,8 +40,10 @@ queries become one successful flat trace per gold tool with the whole request as
 subgoal (no decomposition labels) and an unknown menu; eval queries become labeled
 queries with the mapped gold and no subgoals (whole-request scoring). No-tool queries are
 always eval queries (a trace needs a tool). Contexts are empty (every connection is
-there), but with `--serve-candidates` an eval or no-tool query that has `candidates` is
-served only those (`{"tools": [...]}`); traces stay unrestricted.
+there), but with `--serve-candidates` a query that has `candidates` is served only those
+(`{"tools": [...]}`), in its traces, its eval query or its no-tool query alike: a stage
+that replayed gold requests in the whole catalog and no-tool ones among a few offered
+tools would learn the session's size, not the request.
 
 Splits (seeded by `benchmark.seed`; same-text queries, after whitespace and case folding,
 always land together, on the side of the smallest id of their text):
@@ -396,9 +398,9 @@ def convert(
     serve_candidates: bool = False,
 ) -> Conversion:
     """The whole conversion, no I/O. Every gold id must be a tool's benchmark id
-    (`read_benchmark` skips the queries where one is not). `serve_candidates`: an eval or
-    no-tool query with `candidates` gets the session context `{"tools": [...]}` (only
-    those are served it)."""
+    (`read_benchmark` skips the queries where one is not). `serve_candidates`: a query
+    with `candidates` gets the session context `{"tools": [...]}` (only those are served
+    it), its traces too, so every stage replays it as the runtime will serve it."""
     id_map, clashes = assign_tool_ids(tools)
     cards, fix_counts = [], Counter[str]()
     for tool in tools:
@@ -432,7 +434,8 @@ def convert(
     ] + no_tool_queries(generic, lambda i: None, prefix="generic")
     traces = [
         Trace(
-            subgoal=q.query, tool_id=id_map[g], success=True, request_id=q.query_id, request=q.query
+            subgoal=q.query, tool_id=id_map[g], success=True, request_id=q.query_id,
+            request=q.query, context=context(q),
         )
         for q in sides.train
         for g in q.gold
@@ -510,7 +513,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--serve-candidates", action="store_true",
         help="serve each eval and no-tool request only the tools its source offered with it "
-        "(`candidates`, as the session context's `tools`): where 'no tool fits' holds for "
+        "(`candidates`, as the session context's `tools`; its traces too): where 'no tool "
+        "fits' holds for "
         "those tools, not for the pooled catalog (../shared/benchmarks/no_tool_catalog)",
     )
     parser.add_argument(
