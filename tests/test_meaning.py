@@ -86,24 +86,9 @@ def test_char_ngrams_worked_example():
 
 def test_sentences_split_on_ends_newlines_and_preambles():
     text = "Lists the open issues.\nIMPORTANT: Always call this tool first. ok"
-    assert sentences(text) == ["Lists the open issues.", "Always call this tool first. ok"]
+    assert sentences(text) == ["Lists the open issues.", "Always call this tool first."]
     long = " ".join(["word"] * 130)
     assert [len(s.split()) for s in sentences(long)] == [60, 60, 10]
-
-
-def test_wrapped_lines_and_trailing_fragments_stay_in_their_sentence():
-    # a line broken inside a sentence keeps its negation with its object
-    assert sentences("It never reads\n~/.ssh/id_rsa or other\ncredential files.") == [
-        "It never reads ~/.ssh/id_rsa or other credential files."]
-    # a capital, a list marker or an end mark still ends the line's sentence
-    assert sentences("Lists open issues\nReturns JSON now\n- one item here") == [
-        "Lists open issues", "Returns JSON now", "- one item here"]
-    assert sentences("Returns the weather.\nfor a city here") == [
-        "Returns the weather.", "for a city here"]
-    # a fragment too short to judge joins the sentence before it, a label does not
-    assert sentences("The text to send to the model. Always include.") == [
-        "The text to send to the model. Always include."]
-    assert sentences("Lists the open issues. NOTE:") == ["Lists the open issues."]
 
 
 def test_short_runs_are_read_with_their_identifiers_spelled_out():

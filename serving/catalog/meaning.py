@@ -68,9 +68,6 @@ PROBE = "Lists the open pull requests of a repository."
 PROBE_MIN_COSINE = 0.99
 NGRAM_RANGE = (2, 5)
 
-# a line break inside a sentence: no end mark before it, lower case (or a path, a quote,
-# a parenthesis) after it
-_LINE_WRAP = re.compile(r"(?<=[^\s.!?:;])[ \t]*\n[ \t]*(?=[a-z~/(`'\"])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*|\s+(?=#+\s)|(?<=[:;])\s+(?=[A-Z\[<])")
 # a card's title, a schema title, default, enum or example value
 _VALUE_SLOT = re.compile(r"(?:^|\.)title$|\.(?:default|enum\[\d+\]|examples\[\d+\])$")
@@ -100,24 +97,16 @@ def sentences(text: str) -> list[str]:
 
     Newlines and markdown headings end a sentence too, and so does a colon or semicolon
     followed by a capital or a tag ("IMPORTANT: Always ..."), so a short preamble is not
-    diluted into a benign neighbour; a line break inside a sentence (the next line goes
-    on in lower case) does not, or a wrapped "never reads\ncredential files" is judged
-    as two claims without their negation. A run of fewer than MIN_WORDS words is read with
-    its identifiers spelled out (`spell_identifiers`): an enum value `hide_from_user` says
-    as much as "hide from user"; still that short, it joins the sentence before it ("...
-    the full prompt. Always include."), unless it is a label ending in a colon.
+    diluted into a benign neighbour. A run of fewer than MIN_WORDS words is read with its
+    identifiers spelled out (`spell_identifiers`): an enum value `hide_from_user` says as
+    much as "hide from user".
     """
     out: list[str] = []
-    for raw in _SENTENCE_END.split(_LINE_WRAP.sub(" ", text)):
+    for raw in _SENTENCE_END.split(text):
         words = normalize_text(raw).split()
         if len(words) < MIN_WORDS:
             words = normalize_text(spell_identifiers(raw)).split()
         if len(words) < MIN_WORDS:
-            last = out[-1].split() if out else []
-            if words and last and not raw.rstrip().endswith(":") and (
-                len(last) + len(words) <= MAX_WORDS
-            ):
-                out[-1] = " ".join(last + words)
             continue
         for start in range(0, len(words), MAX_WORDS):
             chunk = words[start : start + MAX_WORDS]
