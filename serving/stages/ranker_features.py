@@ -337,14 +337,19 @@ class Calibration:
         x = self.a * z + self.b  # a logistic that cannot overflow for any score
         return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
+    def to_dict(self) -> dict[str, float]:
+        return {"a": self.a, "b": self.b, "min_relevance": self.min_relevance}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Calibration:
+        return cls(float(data["a"]), float(data["b"]), float(data["min_relevance"]))
+
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(
-            {"a": self.a, "b": self.b, "min_relevance": self.min_relevance}, indent=1) + "\n")
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
-        data = json.loads(Path(path).read_text())
-        return cls(float(data["a"]), float(data["b"]), float(data["min_relevance"]))
+        return cls.from_dict(json.loads(Path(path).read_text()))
 
 
 def fit_platt(z: np.ndarray, y: np.ndarray, *, l2: float = 1.0, steps: int = 100) -> Calibration:
@@ -384,14 +389,13 @@ class ShippedOrder:
 
     def to_dict(self) -> dict[str, Any]:
         calib = self.dense_calibration
-        return {"order": self.order, "dense_calibration": None if calib is None else {
-            "a": calib.a, "b": calib.b, "min_relevance": calib.min_relevance}}
+        return {"order": self.order,
+                "dense_calibration": None if calib is None else calib.to_dict()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ShippedOrder:
         calib = data.get("dense_calibration")
-        return cls(str(data["order"]), None if calib is None else Calibration(
-            float(calib["a"]), float(calib["b"]), float(calib["min_relevance"])))
+        return cls(str(data["order"]), None if calib is None else Calibration.from_dict(calib))
 
 
 def exploration_bonus(uses: float, *, rate: float, cap: float) -> float:
