@@ -114,20 +114,33 @@ def read_row(name: str, metrics_dir: Path, held_out: bool) -> CatalogRow:
     return CatalogRow(name, held_out, load("train_ltr.json"), load("eval.json"))
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def table_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A table CLI's arguments: the markdown file to write and NAME=METRICS_DIR specs."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("out", help="markdown file to write")
     parser.add_argument("catalogs", nargs="+", help="NAME=METRICS_DIR, in the table's order")
-    parser.add_argument("--held-out", nargs="*", default=[], help="names that chose nothing")
-    args = parser.parse_args(argv)
-    rows = []
-    for spec in args.catalogs:
+    return parser
+
+
+def catalog_specs(parser: argparse.ArgumentParser, specs: Sequence[str]) -> list[tuple[str, Path]]:
+    """(name, metrics dir) per NAME=METRICS_DIR spec; a malformed one is a usage error."""
+    out = []
+    for spec in specs:
         name, sep, directory = spec.partition("=")
         if not sep or not name or not directory:
             parser.error(f"{spec!r}: expected NAME=METRICS_DIR")
-        rows.append(read_row(name, Path(directory), name in args.held_out))
+        out.append((name, Path(directory)))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = table_parser(__doc__)
+    parser.add_argument("--held-out", nargs="*", default=[], help="names that chose nothing")
+    args = parser.parse_args(argv)
+    rows = [read_row(name, directory, name in args.held_out)
+            for name, directory in catalog_specs(parser, args.catalogs)]
     Path(args.out).write_text(PREAMBLE + table(rows))
     print(f"catalog_table: {len(rows)} catalogs -> {args.out}")
 

@@ -15,12 +15,13 @@ the no-tool requests).
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from training.benchmarks.catalog_table import catalog_specs, table_parser
 
 
 @dataclass(frozen=True)
@@ -111,19 +112,12 @@ bundle ships, fit on none of these folders. The target (issue 55): abstain >= 0.
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("out", help="markdown file to write")
-    parser.add_argument("catalogs", nargs="+", help="NAME=METRICS_DIR, in the table's order")
+    parser = table_parser(__doc__)
     parser.add_argument("--pooled-without", help="a name left out of the second pooled row")
     args = parser.parse_args(argv)
     rows = []
-    for spec in args.catalogs:
-        name, sep, directory = spec.partition("=")
-        if not sep or not name or not directory:
-            parser.error(f"{spec!r}: expected NAME=METRICS_DIR")
-        path = Path(directory) / "eval.json"
+    for name, directory in catalog_specs(parser, args.catalogs):
+        path = directory / "eval.json"
         rows.append(read_row(name, json.loads(path.read_text()) if path.is_file() else {}))
     Path(args.out).write_text(PREAMBLE + table(rows, args.pooled_without))
     print(f"offered_table: {len(rows)} catalogs -> {args.out}")
