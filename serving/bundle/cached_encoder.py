@@ -19,7 +19,8 @@ import numpy as np
 from serving.bundle.encoder import TextEncoder
 
 
-def _digest(text: str) -> str:
+def text_key(text: str) -> str:
+    """What a text's vector is kept under: its sha256."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -36,6 +37,7 @@ class CachedEncoder:
         if self.path is not None and self.path.is_file():
             with np.load(self.path) as data:
                 self._vectors = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+        self._seeded: set[str] = set()  # keys `seed` added: their file is not this cache's
         self._dirty = False
         self._lock = threading.Lock()
 
@@ -43,8 +45,22 @@ class CachedEncoder:
     def key(self) -> str:
         return self.inner.key
 
+    def seed(self, path: str | Path) -> int:
+        """Take the vectors of a file in this cache's own format, computed elsewhere by the
+        same model (a bundle's review vectors, made at export): served as hits, never
+        written back by `save` (the file is theirs). Returns how many were new."""
+        with np.load(path, allow_pickle=False) as data:
+            keys, vectors = data["keys"].tolist(), data["vectors"]
+        if len(keys) != len(vectors):
+            raise ValueError(f"{path}: {len(vectors)} vectors for {len(keys)} keys")
+        with self._lock:
+            new = {k: v for k, v in zip(keys, vectors, strict=True) if k not in self._vectors}
+            self._vectors.update(new)
+            self._seeded.update(new)
+            return len(new)
+
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
-        keys = [_digest(t) for t in texts]
+        keys = [text_key(t) for t in texts]
         with self._lock:
             return self._encode(texts, keys, show_progress)
 
@@ -63,9 +79,17 @@ class CachedEncoder:
         """Write the cache when it grew (atomically: a killed fit leaves the old one)."""
         if self.path is None or not self._dirty:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp.npz")
-        keys = list(self._vectors)
-        np.savez(tmp, keys=np.asarray(keys), vectors=np.stack([self._vectors[k] for k in keys]))
-        tmp.replace(self.path)
-        self._dirty = False
+        with self._lock:
+            write_vectors(self.path, {k: v for k, v in self._vectors.items()
+                                      if k not in self._seeded})
+            self._dirty = False
+
+
+def write_vectors(path: Path, vectors: dict[str, np.ndarray]) -> None:
+    """`vectors` (keyed by `text_key`) as the cache's file, atomically: a killed writer
+    leaves the old one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    keys = list(vectors)
+    np.savez(tmp, keys=np.asarray(keys), vectors=np.stack([vectors[k] for k in keys]))
+    tmp.replace(path)

@@ -322,6 +322,11 @@ class SentenceVerdict:
     in_value_slot: bool = False  # `value_slot(path)`
 
 
+def review_sentences(cards: Sequence[ToolCard]) -> list[str]:
+    """Every distinct sentence the check by meaning embeds for `cards`, in first-seen order."""
+    return list(dict.fromkeys(s for c in cards for _, s in card_sentences(c)))
+
+
 def judge_cards(
     cards: Sequence[ToolCard], encoder: TextEncoder, detector: MeaningDetector
 ) -> list[SentenceVerdict]:
@@ -330,7 +335,7 @@ def judge_cards(
     located = [(c.tool_id, path, s) for c in cards for path, s in card_sentences(c)]
     if not located:
         return []
-    unique = list(dict.fromkeys(s for _, _, s in located))
+    unique = review_sentences(cards)
     verdicts = dict(
         zip(unique, detector.judge(encoder.encode(unique), unique), strict=True)
     )

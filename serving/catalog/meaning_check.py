@@ -13,7 +13,9 @@ bundle's retriever as the selector runs it and as fp32 ONNX (a stock bundle's is
 encoder), the packaged torch model (the `[train]` install). With none, the check by
 meaning is skipped and says so (an info finding); `MeaningCheck.require` turns that into
 an error where skipping is not allowed.
-Vectors are cached by sentence, so a re-review embeds only what changed.
+Vectors are cached by sentence, so a re-review embeds only what changed; an exported
+bundle carries its own cards' (`BUNDLE_REVIEW_VECTORS`), so a start embeds only what the
+live servers changed.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ log = logging.getLogger(__name__)
 SHIPPED_DETECTOR = Path(__file__).resolve().parent / "data" / "lint_detector.json.gz"
 BUNDLE_DETECTOR = "lint/detector.json.gz"
 LINT_ENCODER_DIR = "models/lint_encoder"
+# the sentence vectors of the bundle's own cards, embedded at export by the encoder the
+# review reads (`CachedEncoder`'s format): a gateway start reviews them without embedding
+BUNDLE_REVIEW_VECTORS = "lint/review_vectors.npz"
 
 
 @dataclass(frozen=True)
@@ -136,4 +141,7 @@ def meaning_check(
     encoder, why = accepted_encoder(detector, candidates, cache_dir)
     if encoder is None:
         log.warning("the lint's check by meaning is off: %s", why)
+    elif bundle is not None and (bundle.root / BUNDLE_REVIEW_VECTORS).is_file():
+        assert isinstance(encoder, CachedEncoder)
+        encoder.seed(bundle.weights.check(bundle.root / BUNDLE_REVIEW_VECTORS))
     return MeaningCheck(detector, encoder, why)

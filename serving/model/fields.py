@@ -11,6 +11,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 
@@ -45,11 +46,14 @@ def check_json_schema(schema: Mapping[str, Any]) -> None:
     from jsonschema.exceptions import SchemaError
     from jsonschema.validators import validator_for
 
-    drafts = (
-        [validator_for(schema)]
-        if "$schema" in schema
-        else [Draft202012Validator, Draft7Validator]
-    )
+    if "$schema" in schema:
+        drafts = [validator_for(schema)]
+    elif _draft7_meta().is_valid(schema):
+        # either draft's pass accepts; Draft 7's meta-schema is read ~5x faster (no
+        # $dynamicRef), so it goes first, and a failure is reported as 2020-12 sees it
+        return
+    else:
+        drafts = [Draft202012Validator, Draft7Validator]
     first: SchemaError | None = None
     for draft in drafts:
         try:
@@ -60,6 +64,13 @@ def check_json_schema(schema: Mapping[str, Any]) -> None:
     assert first is not None
     where = "/".join(str(p) for p in first.path) or "<root>"
     raise FieldError("input_schema", f"invalid JSON Schema at {where}: {first.message}")
+
+
+@cache
+def _draft7_meta() -> Any:
+    from jsonschema import Draft7Validator
+
+    return Draft7Validator(Draft7Validator.META_SCHEMA)
 
 
 def _plainly_valid(value: Any, max_depth: int) -> bool:

@@ -19,8 +19,14 @@ import numpy as np
 from serving.bundle import files as B
 from serving.bundle.encoder import Encoder, TextEncoder, stock_model_path
 from serving.bundle.onnx_models import EXTERNAL_DATA_SUFFIX, ONNX_DIR, ONNX_FILES
-from serving.catalog.meaning import MeaningDetector
-from serving.catalog.meaning_check import BUNDLE_DETECTOR, LINT_ENCODER_DIR, SHIPPED_DETECTOR
+from serving.bundle.cached_encoder import text_key, write_vectors
+from serving.catalog.meaning import MeaningDetector, review_sentences
+from serving.catalog.meaning_check import (
+    BUNDLE_DETECTOR,
+    BUNDLE_REVIEW_VECTORS,
+    LINT_ENCODER_DIR,
+    SHIPPED_DETECTOR,
+)
 from serving.model.config import RuntimeParams, utc_now
 from serving.model.schema import BundleManifest, ToolCard
 from serving.stages.ann import ApproximateDense
@@ -60,6 +66,7 @@ def export_bundle(
     onnx: bool = False,
     lint_detector: Path | None = None,
     intent_head: Path | None = None,
+    review_encoder: TextEncoder | None = None,
 ) -> BundleManifest:
     """Write every bundle file, then the manifest that hashes them. `onnx`: also the
     encoders as ONNX for the torch-free runtime (the export stage; scratch bundles that
@@ -68,7 +75,9 @@ def export_bundle(
     not the stock encoder, the stock encoder the detector reads (`export_lint`); and the
     request-intent head of the no-tool signal (`intent_head`, default the shipped one), which
     reads that same encoder; with `onnx` and such a retriever, also every card's vector
-    under that encoder (`BUNDLE_CARD_VECTORS`), so no search or gateway start embeds them."""
+    under that encoder (`BUNDLE_CARD_VECTORS`), so no search or gateway start embeds them;
+    with `onnx`, the review's sentence vectors (`export_review_vectors`; `review_encoder`:
+    the one the caller's review embedded them with, so none is embedded twice)."""
     if out_dir.exists():
         shutil.rmtree(out_dir)
     (out_dir / "dense").mkdir(parents=True)
@@ -112,6 +121,9 @@ def export_bundle(
     if onnx and not intent.accepts(encoder):  # the head reads the stock encoder: embed now
         stock = intent_encoder(out_dir, batch_size=params.encode_batch_size)
         np.save(out_dir / BUNDLE_CARD_VECTORS, stock.encode(texts), allow_pickle=False)
+    if onnx:
+        export_review_vectors(out_dir, cards, batch_size=params.encode_batch_size,
+                              encoder=review_encoder)
     if len(cards) >= runtime.ann_threshold:  # the runtime searches it approximately
         ApproximateDense.build(vectors).save(out_dir / B.ANN_INDEX)
     BM25Retriever.build(cards).save(out_dir / B.BM25_DIR)
@@ -145,6 +157,22 @@ def intent_encoder(root: Path, *, batch_size: int) -> TextEncoder:
 
         return OnnxEncoder(lint_dir, batch_size=batch_size)
     return Encoder(stock_model_path(), batch_size=batch_size)
+
+
+def export_review_vectors(
+    root: Path, cards: Sequence[ToolCard], *, batch_size: int, encoder: TextEncoder | None = None
+) -> None:
+    """Every sentence the lint's check by meaning reads in `cards`, embedded by the encoder
+    the runtime of the bundle at `root` reviews with (`intent_encoder`, or `encoder` when the
+    caller reviewed with that same model), at `BUNDLE_REVIEW_VECTORS`: a gateway over the
+    bundle embeds only the sentences its live servers changed."""
+    texts = review_sentences(cards)
+    if not texts:
+        return
+    encoder = encoder or intent_encoder(root, batch_size=batch_size)
+    vectors = encoder.encode(texts, show_progress=True)
+    write_vectors(root / BUNDLE_REVIEW_VECTORS,
+                  dict(zip(map(text_key, texts), vectors, strict=True)))
 
 
 def export_lint(root: Path, detector: Path, retriever_path: Path, *, onnx: bool) -> None:

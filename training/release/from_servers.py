@@ -87,9 +87,10 @@ def build_from_servers(
     cfg = load_config(config)
     tools, down = anyio.run(list_servers, cfg.servers)
     # the same review as the gateway's: rules and the shipped detector by meaning
+    check = meaning_check().require()
     registry = build_registry(tools, cfg.servers, {},
                               ledger=load_ledger(ledger) if ledger else None,
-                              meaning=meaning_check().require())
+                              meaning=check)
     out = Path(out_dir)
     if not registry.cards:
         why = "; ".join(f"{s}: {r}" for s, r in down.items()) or "every tool was quarantined"
@@ -100,6 +101,7 @@ def build_from_servers(
         menus_path=STOCK_MENUS,
         runtime=RuntimeParams.from_dict(dict(cfg.runtime)),
         params=ExportParams(encode_batch_size=64, strict=True), onnx=True,
+        review_encoder=check.encoder,  # the review embedded every sentence already
         extra_params={"from_servers": {"config": str(config), "ledger": str(ledger or ""),
                                        "down": down}},
     )
