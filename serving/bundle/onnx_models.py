@@ -119,14 +119,47 @@ class _OnnxModel:
             return self._loaded
 
     def _run(self, batch: Sequence[Any]) -> np.ndarray:
+        """The graph's output for every input of `batch`, in order. Inputs run in groups of
+        similar token length, at most `batch_size` each: a short subgoal batched with its
+        whole request would be padded to the request's length (twice the work or more)."""
         session, tokenizer, settings = self._load()
         encodings = tokenizer.encode_batch(list(batch))
-        feeds = {
-            "input_ids": np.asarray([e.ids for e in encodings], dtype=np.int64),
-            "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
-            "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
-        }
-        return np.asarray(session.run([settings["output"]], feeds)[0], dtype=np.float32)
+        out: np.ndarray | None = None
+        for group in length_groups([sum(e.attention_mask) for e in encodings], self.batch_size):
+            rows = [encodings[i] for i in group]
+            width = max(sum(e.attention_mask) for e in rows)  # the tokenizer padded to all
+            feeds = {
+                "input_ids": np.asarray([e.ids[:width] for e in rows], dtype=np.int64),
+                "attention_mask": np.asarray([e.attention_mask[:width] for e in rows],
+                                             dtype=np.int64),
+                "token_type_ids": np.asarray([e.type_ids[:width] for e in rows], dtype=np.int64),
+            }
+            result = np.asarray(session.run([settings["output"]], feeds)[0], dtype=np.float32)
+            if out is None:
+                out = np.empty((len(encodings), *result.shape[1:]), dtype=np.float32)
+            out[group] = result
+        assert out is not None
+        return out
+
+
+# a group grows while its longest input has at most this many times the shortest's tokens:
+# below it, padding costs less than another call of the graph (~0.3 ms on 2 cores)
+MAX_LENGTH_RATIO = 1.25
+
+
+def length_groups(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Indices of `lengths` in groups of similar length (sorted, longest first), each at most
+    `batch_size` long and with a longest-to-shortest ratio of at most `MAX_LENGTH_RATIO`."""
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    groups: list[list[int]] = []
+    for i in order:
+        group = groups[-1] if groups else None
+        if (group is None or len(group) >= batch_size
+                or lengths[group[0]] > MAX_LENGTH_RATIO * max(lengths[i], 1)):
+            groups.append([i])
+        else:
+            group.append(i)
+    return groups
 
 
 class OnnxEncoder(_OnnxModel):
@@ -136,10 +169,7 @@ class OnnxEncoder(_OnnxModel):
         if not texts:
             dim = int(self._load()[0].get_outputs()[0].shape[-1])
             return np.zeros((0, dim), dtype=np.float32)
-        parts = [
-            self._run(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
-        ]
-        return np.concatenate(parts)
+        return self._run(texts)
 
 
 class OnnxPairScorer(_OnnxModel):
@@ -148,7 +178,4 @@ class OnnxPairScorer(_OnnxModel):
     def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if not pairs:
             return np.zeros(0, dtype=np.float32)
-        parts = [
-            self._run(pairs[i : i + self.batch_size]) for i in range(0, len(pairs), self.batch_size)
-        ]
-        return np.concatenate(parts).reshape(-1)
+        return self._run(pairs).reshape(-1)

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from serving.assembly import encoder_threads
 from serving.bundle.cached_encoder import CachedEncoder
 from serving.bundle.encoder import TextEncoder
 from serving.bundle.files import Bundle, build_capability_index
@@ -126,7 +127,8 @@ class LiveIndex:
             return
         if self._intent is None:
             scorer, _why = intent_scorer(self.bundle, self._encoder,
-                                         threads=selector.params.onnx_threads)
+                                         threads=encoder_threads(self.bundle.root,
+                                                                 selector.params))
             if scorer is None:
                 return  # the Selector tries again and says why in its warning
             if scorer.encoder is not None:

@@ -82,7 +82,7 @@ class RuntimeParams:
     encoder_backend: str = "auto"
     retriever_weights: str = "fp32"  # onnx: fp32 | int8 graph of the bi-encoder
     reranker_weights: str = "fp32"  # onnx: fp32 | int8 graph of the cross-encoder
-    onnx_threads: int = 0  # onnxruntime intra-op threads; 0 = every core
+    onnx_threads: int = 0  # onnxruntime intra-op threads; 0 = every core, shared by two encoders
     # BLAS threads of the process (serving.operations.blas): 1, since every product the
     # runtime makes is one request against one catalog; 0 leaves numpy's default
     blas_threads: int = 1

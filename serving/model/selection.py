@@ -136,7 +136,8 @@ class Candidate:
     scores: Mapping[str, float] = field(default_factory=dict)  # per-source score or rank
 
     def with_score(self, score: float, **extra: float) -> Candidate:
-        return replace(self, score=score, scores={**self.scores, **extra})
+        # the constructor, not `dataclasses.replace`: ~100 calls a step, replace is 3x slower
+        return Candidate(self.tool_id, score, {**self.scores, **extra})
 
 
 @dataclass(frozen=True, slots=True)
