@@ -333,6 +333,7 @@ def test_every_code_has_a_trigger_in_this_file():
         "addressed_to_model",
         "claims_about_tools",
         "moves_data",
+        "directs_other_call",
         "executable_payload",
         "hidden_by_layout",
         "other_script",

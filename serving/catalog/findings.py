@@ -33,6 +33,7 @@ SEVERITY: Mapping[str, str] = {
     "addresses_model": "warning",  # speaks to the model: guidance or not, meaning decides
     "claims_about_tools": "error",
     "moves_data": "error",
+    "directs_other_call": "error",
     "executable_payload": "error",
     "hidden_by_layout": "error",
     "other_script": "error",  # text the check by meaning cannot read, in a card it can
@@ -73,6 +74,7 @@ SECURITY_CODES = frozenset(
         "addresses_model",
         "claims_about_tools",
         "moves_data",
+        "directs_other_call",
         "executable_payload",
         "hidden_by_layout",
         "other_script",

@@ -13,6 +13,12 @@ for what any poisoned description has to do, whatever its wording:
   address, an IP, a URL or host path, another tool's argument), or to put conversation,
   prompts, environment variables, secrets or local secret files into an argument, or it
   shows an image (or link) whose URL waits for a value the model would fill in.
+- `directs_other_call`: the text has the model run another tool, named by its identifier
+  (`delete_file`, `sendEmail`), with an argument the text fixes (a quoted value, an e-mail
+  address, an absolute path): "execute delete_file on 'trace.log'", "via send_email to
+  ops@host". Vendors name their other tools to say which comes first, never with a value
+  of their own choosing: none of the 764 real benign tools of `../shared/security` nor of
+  the ~16,000 tools of the catalogs in `data/` matches.
 - `executable_payload`: SQL that destroys or dumps data, shell one-liners (pipes into a
   shell, `rm -rf`, command substitution, reverse shells) in descriptions or schema text.
 - `hidden_by_layout`: a long run of spaces, tabs or blank lines that pushes text out of a
@@ -164,6 +170,28 @@ OTHER_TOOLS = tuple(
         r"\boverrid(?:e|es|ing)\s+the\s+original\b",
     )
 )
+
+# another tool by its identifier, the verb that runs it, and the value the text fixes for it;
+# the identifier's case is read as written (snake_case or camelCase, never a plain word)
+_TOOL_IDENTIFIER = r"`?(?P<tool>[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)`?"
+_RUNS = (r"(?i:execut(?:e|es|ing)|call(?:s|ing)?|invok(?:e|es|ing)|run(?:s|ning)?|"
+         r"trigger(?:s|ing)?|dispatch\w*|us(?:e|es|ing)|via|with)")
+_FIXED_VALUE = (r"(?:'[^'\s][^']{1,80}'|\"[^\"\s][^\"]{1,80}\"|[\w.+-]+@[\w-]+\.[\w.-]+|"
+                r"(?<![\w/])/[\w.-]+(?:/[\w.-]*)*)")
+DIRECTS_OTHER_CALL = re.compile(
+    rf"\b{_RUNS}\s+(?i:the\s+)?{_TOOL_IDENTIFIER}(?i:\s+(?:tool|function|command))?\s+"
+    rf"(?i:on|to|with|for|against|at|using)\s+(?i:the\s+)?(?:\w+\s+){{0,3}}?{_FIXED_VALUE}"
+)
+
+
+def directed_call(text: str, own_name: str) -> str | None:
+    """The first `DIRECTS_OTHER_CALL` match in `text` that names a tool other than
+    `own_name` (a tool may say how to call itself), else None."""
+    for match in DIRECTS_OTHER_CALL.finditer(text):
+        if match.group("tool").lower() != own_name.lower():
+            return match.group(0)
+    return None
+
 
 _MOVE = (
     r"(?:send|forward|copy|cc|bcc|mirror|relay|post|upload|transmit|sync|push|replicate|"
@@ -352,6 +380,14 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
                 tid, "moves_data",
                 f"{path} asks to move data elsewhere: {excerpt(raw)!r}",
                 "a description never tells the model where to send data; remove it",
+            ))
+        if directed_call(texts[0], card.name):  # identifiers as written, not spelled out
+            out.append(finding(
+                tid, "directs_other_call",
+                f"{path} has the model call another tool with a value of its own: "
+                f"{excerpt(raw)!r}",
+                "say what this tool does; which tool runs next, and with what, is the "
+                "person's request to decide",
             ))
         if _labels(raw, EXECUTABLE_PAYLOAD):
             out.append(finding(

@@ -16,7 +16,8 @@ calls that never came back within `--timeout`), and per batched encoder the text
 model call in that level, mean and max (`serving.gateway.batching`, read from the
 gateway's `GET /stats` before and after the level), and the CPU milliseconds per answered
 search spent by the gateway process and by this client (both share the machine's cores,
-so the client's share bounds what the gateway can reach here; Linux `/proc` only).
+so the client's share bounds what the gateway can reach here; Linux `/proc` only). Before
+the levels: the seconds from starting the gateway to its first answered search (`ready_s`).
 """
 
 from __future__ import annotations
@@ -162,7 +163,9 @@ def report(result: dict) -> str:
                      f"{r['searches_per_s']} | {r['busy']} | {r['errors']} | {batches} | "
                      f"{r.get('gateway_cpu_ms')} / {r.get('client_cpu_ms')} |")
     stop = result.get("shutdown_s")
-    lines += ["", "Stopped with SIGTERM afterwards: " + (
+    lines += ["", f"Ready (process start to the first search answered, its downstream servers "
+              f"started and every live tool reviewed): {result.get('ready_s')} s.",
+              "", "Stopped with SIGTERM afterwards: " + (
         f"exited in {stop} s." if stop is not None else "still up after 30 s, killed.")]
     return "\n".join(lines) + "\n"
 
@@ -208,9 +211,12 @@ def main(argv: list[str] | None = None) -> None:
         path.write_text(json.dumps(config))
         port = free_port()
         load_before = round(os.getloadavg()[0], 2)
+        t0 = time.perf_counter()
         proc = start_gateway(args.bundle, path, port)
         url = f"http://127.0.0.1:{port}/mcp"
         try:
+            anyio.run(one_level, url, queries, 1, 1, args.timeout)  # the first answer
+            ready_s = round(time.perf_counter() - t0, 1)
             anyio.run(one_level, url, queries, 1, 3, args.timeout)  # warm up
             levels = []
             for n in args.levels:
@@ -228,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             shutdown_s = stop_gateway(proc)
     result = {"levels": levels, "calls_per_session": args.calls, "gateway": config["gateway"],
-              "shutdown_s": shutdown_s,
+              "ready_s": ready_s, "shutdown_s": shutdown_s,
               "runtime": runtime,
               "cpu_count": os.cpu_count(), "load_avg_before": load_before,
               "queries": str(args.queries)}

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from serving.assembly import encoder_threads
 from serving.bundle.encoder import Encoder, Scorer, TextEncoder
 from serving.model.config import RERANKERS, RuntimeParams
 from serving.selector import Selector
@@ -140,8 +141,8 @@ class ModelCache:
             return None
         key = (str(selector.bundle.root), encoder.key)
         if key not in self.intents:
-            scorer, _why = intent_scorer(selector.bundle, encoder,
-                                         threads=selector.params.onnx_threads)
+            scorer, _why = intent_scorer(selector.bundle, encoder, threads=encoder_threads(
+                selector.bundle.root, selector.params))
             if scorer is not None and scorer.encoder is not None:
                 scorer = scorer.with_encoder(CachedEncoder(scorer.encoder, self.vectors))
             self.intents[key] = scorer
