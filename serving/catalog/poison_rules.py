@@ -14,11 +14,12 @@ for what any poisoned description has to do, whatever its wording:
   prompts, environment variables, secrets or local secret files into an argument, or it
   shows an image (or link) whose URL waits for a value the model would fill in.
 - `directs_other_call`: the text has the model run another tool, named by its identifier
-  (`delete_file`, `sendEmail`), with an argument the text fixes (a quoted value, an e-mail
-  address, an absolute path): "execute delete_file on 'trace.log'", "via send_email to
-  ops@host". Vendors name their other tools to say which comes first, never with a value
-  of their own choosing: none of the 764 real benign tools of `../shared/security` nor of
-  the ~16,000 tools of the catalogs in `data/` matches.
+  (`delete_file`, `sendEmail`; not one of its own parameters), with an argument the text
+  fixes right beside it (a quoted value, an e-mail address, an absolute path): "execute
+  delete_file on 'trace.log'", "saving it to 'trace.log' using write_file". Vendors name
+  their other tools to say which comes first, never with a value of their own choosing:
+  none of the 764 real benign tools of `../shared/security` nor of the ~16,000 tools of
+  the catalogs in `data/` matches.
 - `executable_payload`: SQL that destroys or dumps data, shell one-liners (pipes into a
   shell, `rm -rf`, command substitution, reverse shells) in descriptions or schema text.
 - `hidden_by_layout`: a long run of spaces, tabs or blank lines that pushes text out of a
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Container, Iterable, Iterator, Mapping
 
 from serving.catalog.card_text import excerpt, model_text, normalize_text
 from serving.catalog.findings import Finding, finding
@@ -178,18 +179,40 @@ _RUNS = (r"(?i:execut(?:e|es|ing)|call(?:s|ing)?|invok(?:e|es|ing)|run(?:s|ning)
          r"trigger(?:s|ing)?|dispatch\w*|us(?:e|es|ing)|via|with)")
 _FIXED_VALUE = (r"(?:'[^'\s][^']{1,80}'|\"[^\"\s][^\"]{1,80}\"|[\w.+-]+@[\w-]+\.[\w.-]+|"
                 r"(?<![\w/])/[\w.-]+(?:/[\w.-]*)*)")
-DIRECTS_OTHER_CALL = re.compile(
-    rf"\b{_RUNS}\s+(?i:the\s+)?{_TOOL_IDENTIFIER}(?i:\s+(?:tool|function|command))?\s+"
-    rf"(?i:on|to|with|for|against|at|using)\s+(?i:the\s+)?(?:\w+\s+){{0,3}}?{_FIXED_VALUE}"
+DIRECTS_OTHER_CALL = (
+    # "execute delete_file on 'trace.log'", "call create_event titled 'Audit'"
+    re.compile(
+        rf"\b{_RUNS}\s+(?i:the\s+)?{_TOOL_IDENTIFIER}(?i:\s+(?:tool|function|command))?\s+"
+        rf"(?i:(?:on|to|with|for|against|at|using)\s+(?:the\s+)?(?:\w+\s+){{0,3}}?|"
+        rf"(?:titled|named|called|labell?ed)\s+){_FIXED_VALUE}"
+    ),
+    # the value first: "saving it to 'trace.log' using write_file"
+    re.compile(rf"{_FIXED_VALUE}(?:\s+[\w-]+){{0,3}}?\s+(?i:via|with|using)\s+{_TOOL_IDENTIFIER}"),
 )
 
 
-def directed_call(text: str, own_name: str) -> str | None:
-    """The first `DIRECTS_OTHER_CALL` match in `text` that names a tool other than
-    `own_name` (a tool may say how to call itself), else None."""
-    for match in DIRECTS_OTHER_CALL.finditer(text):
-        if match.group("tool").lower() != own_name.lower():
-            return match.group(0)
+def property_names(card: ToolCard) -> Iterator[str]:
+    """Every property name of the card's input schema, nested ones and `$defs` included."""
+    stack: list[object] = [card.input_schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            props = node.get("properties")
+            if isinstance(props, Mapping):
+                yield from (k for k in props if isinstance(k, str))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def directed_call(text: str, own: Container[str]) -> str | None:
+    """The first `DIRECTS_OTHER_CALL` match in `text` whose identifier is not in `own`
+    (the tool's own name and its parameters' names: a tool may say how to call itself),
+    else None."""
+    for rule in DIRECTS_OTHER_CALL:
+        for match in rule.finditer(text):
+            if match.group("tool").lower() not in own:
+                return match.group(0)
     return None
 
 
@@ -348,6 +371,7 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
     out: list[Finding] = []
     tid = card.tool_id
     others = other_servers - {card.server}
+    own_names = {card.name.lower(), *(name.lower() for name in property_names(card))}
     for path, raw in model_text(card):
         if path.startswith("examples"):
             continue  # examples are user requests; they may quote anything
@@ -381,7 +405,7 @@ def poison_findings(card: ToolCard, other_servers: frozenset[str] = frozenset())
                 f"{path} asks to move data elsewhere: {excerpt(raw)!r}",
                 "a description never tells the model where to send data; remove it",
             ))
-        if directed_call(texts[0], card.name):  # identifiers as written, not spelled out
+        if directed_call(texts[0], own_names):  # identifiers as written, not spelled out
             out.append(finding(
                 tid, "directs_other_call",
                 f"{path} has the model call another tool with a value of its own: "
