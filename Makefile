@@ -221,6 +221,22 @@ no-tool-model: $(STAMP)
 		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base \
 		--fit-traces demo=data/demo/traces.jsonl --judge demo=data/demo/eval.jsonl
 
+# Where a search's time goes (after `make demo`): py-spy samples demo searches in a loop
+# (training/checks/profile_search.py), once for the flame graph (docs/profile_search.svg),
+# once for the stacks behind the stage shares (reports/profile_search.md). py-spy is a
+# profiler, not a dependency of the product: installed into the venv here, on first use.
+PYSPY_VERSION ?= 0.4.3
+.PHONY: profile
+profile: $(STAMP)
+	$(VENV)/bin/pip install -q py-spy==$(PYSPY_VERSION)
+	mkdir -p build
+	$(VENV)/bin/py-spy record -r 200 -o docs/profile_search.svg -- \
+		$(PY) -m training.checks.profile_search $(BENCH_BUNDLE) data/demo/eval.jsonl
+	$(VENV)/bin/py-spy record -r 200 -f raw -o build/profile_search.txt -- \
+		$(PY) -m training.checks.profile_search $(BENCH_BUNDLE) data/demo/eval.jsonl
+	$(PY) -m training.checks.profile_search --summarize build/profile_search.txt \
+		reports/profile_search.md
+
 # The gateway under load (after `make demo`): 1, 8, 32 and 64 concurrent MCP sessions over
 # streamable HTTP against the demo backend, 25 searches each; p50/p95/max, searches per
 # second, `busy` answers and errors per level (training/checks/bench_gateway_load.py). A
