@@ -202,8 +202,10 @@ offered-table: $(STAMP)
 # judged on the public requests beside the checkout (../shared/benchmarks/no_tool, read in
 # place) and both catalogs' train sides (their traces' train split, as `mine` splits them)
 # over their stock bundles, each public source held out in turn; the catalogs' eval
-# requests are judged only: docs/no_tool_sources.md, metrics/no_tool/model.json. About
-# 15 minutes on 2 cores.
+# requests are judged only: docs/no_tool_sources.md, metrics/no_tool/model.json. Then the
+# stock menu bars, chosen on both catalogs' served train requests
+# (training/no_tool/stock_bars.py, metrics/no_tool/stock_bars.json). About 16 minutes on 2
+# cores.
 NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
 .PHONY: no-tool-model
 no-tool-model: $(STAMP)
@@ -220,6 +222,10 @@ no-tool-model: $(STAMP)
 		--bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl \
 		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base \
 		--fit-traces demo=data/demo/traces.jsonl --judge demo=data/demo/eval.jsonl
+	$(PY) -m training.no_tool.stock_bars params.yaml serving/stages/data/stock_menus.json \
+		metrics/no_tool/stock_bars.json --bundle stb=bundles/stb_base \
+		--fit-traces stb=data/stb/traces.jsonl --bundle demo=bundles/base \
+		--fit-traces demo=data/demo/traces.jsonl
 
 # Where a search's time goes (after `make demo`): py-spy samples demo searches in a loop
 # (training/checks/profile_search.py), once for the flame graph (docs/profile_search.svg),

@@ -62,9 +62,20 @@ class Params:
     l2_pair: float  # ridge of the pair head (standardised slopes)
     max_false_abstain: float  # fit-side served requests that may abstain
     fit_requests: int  # per --fit-traces catalog: train-split requests fit on (0: all)
+    # the stock menu bars' grids and tolerance (`training.no_tool.stock_bars`)
+    stock_relative_bars: tuple[float, ...]
+    stock_write_bars: tuple[float, ...]
+    stock_mass_bars: tuple[float, ...]
+    stock_r_menu_tolerance: float
 
     def __post_init__(self) -> None:
         from serving.stages.abstain import SIGNAL_NAMES
+
+        grids = (*self.stock_relative_bars, *self.stock_write_bars, *self.stock_mass_bars)
+        if not (self.stock_relative_bars and self.stock_write_bars and self.stock_mass_bars) \
+                or not all(0.0 <= g <= 1.0 for g in grids) or self.stock_r_menu_tolerance < 0:
+            raise ParamsError(f"{SECTION}: stock bar grids in [0, 1], non-empty, and "
+                              "stock_r_menu_tolerance >= 0")
 
         unknown = [s for s in self.signals if s not in SIGNAL_NAMES]
         if not self.signals or unknown:
