@@ -28,10 +28,9 @@ from serving.model.schema import ToolCard
 from serving.stages.menu_policy import MenuBars, MenuPolicy
 from training.core.metrics_io import write_metrics
 from training.core.params import load_params, read_section
-from training.train_no_tool import Params, fit_requests, named
+from training.train_no_tool import SECTION, Params, fit_requests, named
 
 log = logging.getLogger(__name__)
-SECTION = "no_tool"
 
 
 def bar_grid(params: Params) -> list[MenuBars]:
