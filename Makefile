@@ -204,7 +204,7 @@ offered-table: $(STAMP)
 # over their stock bundles, each public source held out in turn; the catalogs' eval
 # requests are judged only: docs/no_tool_sources.md, metrics/no_tool/model.json. Then the
 # stock menu bars, chosen on both catalogs' served train requests
-# (training/no_tool/stock_bars.py, metrics/no_tool/stock_bars.json). About 16 minutes on 2
+# (training/stock_bars.py, metrics/no_tool/stock_bars.json). About 16 minutes on 2
 # cores.
 NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
 .PHONY: no-tool-model
@@ -222,7 +222,7 @@ no-tool-model: $(STAMP)
 		--bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl \
 		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base \
 		--fit-traces demo=data/demo/traces.jsonl --judge demo=data/demo/eval.jsonl
-	$(PY) -m training.no_tool.stock_bars params.yaml serving/stages/data/stock_menus.json \
+	$(PY) -m training.stock_bars params.yaml serving/stages/data/stock_menus.json \
 		metrics/no_tool/stock_bars.json --bundle stb=bundles/stb_base \
 		--fit-traces stb=data/stb/traces.jsonl --bundle demo=bundles/base \
 		--fit-traces demo=data/demo/traces.jsonl

@@ -4,14 +4,12 @@ import pytest
 
 from serving.model.selection import Candidate
 from serving.stages.menu_policy import MenuBars
-from training.no_tool.stock_bars import bar_grid, choose, curve_of
-from training.train_no_tool import Params
-from training.tune_menus import Replayed
+from training.no_tool.menu_cuts import Replayed
+from training.stock_bars import Params, bar_grid, choose, curve_of
 
 
 def params(**kw) -> Params:
-    base = dict(signals=("request_intent",), l2=1.0, l2_intent=1.0, l2_pair=1.0,
-                max_false_abstain=0.01, fit_requests=10, stock_relative_bars=(0.0, 0.5),
+    base = dict(fit_requests=10, stock_relative_bars=(0.0, 0.5),
                 stock_write_bars=(0.0, 0.3, 0.6), stock_mass_bars=(1.0,),
                 stock_r_menu_tolerance=0.01)
     return Params(**{**base, **kw})

@@ -44,9 +44,9 @@ from pathlib import Path
 
 import numpy as np
 
-from training.core.params import ParamsError, load_params, read_section
+from training.core.params import ParamsError, load_params, named_values, read_section
 from training.no_tool.fit import Fold
-from training.no_tool.trace_requests import TrainRequests, train_requests
+from training.no_tool.trace_requests import fit_requests
 
 log = logging.getLogger(__name__)
 SECTION = "no_tool"
@@ -62,7 +62,7 @@ class Params:
     l2_pair: float  # ridge of the pair head (standardised slopes)
     max_false_abstain: float  # fit-side served requests that may abstain
     fit_requests: int  # per --fit-traces catalog: train-split requests fit on (0: all)
-    # the stock menu bars' grids and tolerance (`training.no_tool.stock_bars`)
+    # the stock menu bars' grids and tolerance: read (and checked) by `training.stock_bars`
     stock_relative_bars: tuple[float, ...]
     stock_write_bars: tuple[float, ...]
     stock_mass_bars: tuple[float, ...]
@@ -70,12 +70,6 @@ class Params:
 
     def __post_init__(self) -> None:
         from serving.stages.abstain import SIGNAL_NAMES
-
-        grids = (*self.stock_relative_bars, *self.stock_write_bars, *self.stock_mass_bars)
-        if not (self.stock_relative_bars and self.stock_write_bars and self.stock_mass_bars) \
-                or not all(0.0 <= g <= 1.0 for g in grids) or self.stock_r_menu_tolerance < 0:
-            raise ParamsError(f"{SECTION}: stock bar grids in [0, 1], non-empty, and "
-                              "stock_r_menu_tolerance >= 0")
 
         unknown = [s for s in self.signals if s not in SIGNAL_NAMES]
         if not self.signals or unknown:
@@ -94,30 +88,6 @@ def read_queries(path: str) -> list:  # noqa: ANN201
     loaded = load_queries(path, quarantine=quarantine_path_for(path, "no_tool"))
     log.info(loaded.summary(path))
     return list(loaded.items)
-
-
-def fit_requests(path: str, split: tuple[int, float], limit: int) -> TrainRequests:
-    """The train split of the traces at `path` (bad lines quarantined beside the file and
-    counted, never dropped silently) as labeled requests (`trace_requests`)."""
-    from serving.model.io import load_traces, quarantine_path_for
-
-    loaded = load_traces(path, quarantine=quarantine_path_for(path, "no_tool"))
-    log.info(loaded.summary(path))
-    got = train_requests(loaded.items, seed=split[0], valid_share=split[1],
-                         limit=limit)
-    log.info("%s: %d train-split requests with a successful step, %d fit (%d events "
-             "without a request id)", path, got.n_train, len(got.queries), got.n_without_id)
-    return got
-
-
-def named(pairs: Sequence[str], flag: str) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name or not value:
-            raise SystemExit(f"{flag} {pair!r}: expected NAME=VALUE")
-        out[name] = value
-    return out
 
 
 def report_table(folds: Sequence[Fold], catalogs: Sequence[str]) -> str:
@@ -170,8 +140,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     t0 = time.perf_counter()
     params = load_params(args.params, SECTION, Params)
-    bundles, judge_files = named(args.bundle, "--bundle"), named(args.judge, "--judge")
-    fit_traces = named(args.fit_traces, "--fit-traces")
+    bundles = named_values(args.bundle, "--bundle")
+    judge_files = named_values(args.judge, "--judge")
+    fit_traces = named_values(args.fit_traces, "--fit-traces")
     if set(bundles) != set(judge_files) or not set(fit_traces) <= set(bundles):
         raise SystemExit(f"--bundle names {sorted(bundles)}, --judge {sorted(judge_files)}, "
                          f"--fit-traces {sorted(fit_traces)}: one bundle and judge per catalog")

@@ -12,6 +12,7 @@ its successful steps used, a seeded sample of at most `limit` distinct request t
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,8 @@ import polars as pl
 
 from features.mining import drop_leaks, prepare_events, traces_frame
 from serving.model.schema import LabeledQuery, Trace
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +58,17 @@ def train_requests(traces: Sequence[Trace], *, seed: int, valid_share: float,
     chosen = order[:limit] if limit else order
     return TrainRequests(tuple(by_text[s] for s in chosen), len(gold),
                          len(traces) - len(with_id))
+
+
+def fit_requests(path: str, split: tuple[int, float], limit: int) -> TrainRequests:
+    """The train split of the traces at `path` (bad lines quarantined beside the file and
+    counted, never dropped silently) as labeled requests (`trace_requests`)."""
+    from serving.model.io import load_traces, quarantine_path_for
+
+    loaded = load_traces(path, quarantine=quarantine_path_for(path, "no_tool"))
+    log.info(loaded.summary(path))
+    got = train_requests(loaded.items, seed=split[0], valid_share=split[1],
+                         limit=limit)
+    log.info("%s: %d train-split requests with a successful step, %d fit (%d events "
+             "without a request id)", path, got.n_train, len(got.queries), got.n_without_id)
+    return got

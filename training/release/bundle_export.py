@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from serving.bundle import files as B
+from serving.bundle.cached_encoder import text_key, write_vectors
 from serving.bundle.encoder import Encoder, TextEncoder, stock_model_path
 from serving.bundle.onnx_models import EXTERNAL_DATA_SUFFIX, ONNX_DIR, ONNX_FILES
-from serving.bundle.cached_encoder import text_key, write_vectors
 from serving.catalog.meaning import MeaningDetector, review_sentences
 from serving.catalog.meaning_check import (
     BUNDLE_DETECTOR,

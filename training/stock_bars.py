@@ -1,6 +1,6 @@
 """The stock menu bars: how short a first bundle's menus may be, chosen on public catalogs.
 
-    python -m training.no_tool.stock_bars params.yaml MENUS METRICS
+    python -m training.stock_bars params.yaml MENUS METRICS
         --bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl
         --bundle demo=bundles/base --fit-traces demo=data/demo/traces.jsonl
 
@@ -21,16 +21,43 @@ import argparse
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from serving.model.schema import ToolCard
 from serving.stages.menu_policy import MenuBars, MenuPolicy
 from training.core.metrics_io import write_metrics
-from training.core.params import load_params, read_section
-from training.train_no_tool import SECTION, Params, fit_requests, named
+from training.core.params import ParamsError, named_values, params_from_mapping, read_section
+from training.no_tool.menu_cuts import SharedCuts, menu_point, replay
+from training.no_tool.trace_requests import fit_requests
 
 log = logging.getLogger(__name__)
+SECTION = "no_tool"  # shared with training.train_no_tool, which fits the stock decision
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The stock bars' keys of the `no_tool` section of params.yaml."""
+
+    fit_requests: int  # per catalog: a seeded sample of its train-split requests
+    stock_relative_bars: tuple[float, ...]
+    stock_write_bars: tuple[float, ...]
+    stock_mass_bars: tuple[float, ...]
+    stock_r_menu_tolerance: float
+
+    def __post_init__(self) -> None:
+        grids = (*self.stock_relative_bars, *self.stock_write_bars, *self.stock_mass_bars)
+        if not (self.stock_relative_bars and self.stock_write_bars and self.stock_mass_bars) \
+                or not all(0.0 <= g <= 1.0 for g in grids) or self.stock_r_menu_tolerance < 0:
+            raise ParamsError(f"{SECTION}: stock bar grids in [0, 1], non-empty, and "
+                              "stock_r_menu_tolerance >= 0")
+
+    @classmethod
+    def read(cls, params_path: str | Path) -> Params:
+        """Its keys of the section (the rest belong to `training.train_no_tool`)."""
+        raw = read_section(params_path, SECTION)
+        return params_from_mapping(cls, {f.name: raw[f.name] for f in fields(cls)
+                                         if f.name in raw}, SECTION)
 
 
 def bar_grid(params: Params) -> list[MenuBars]:
@@ -44,8 +71,6 @@ def bar_grid(params: Params) -> list[MenuBars]:
 def curve_of(rows: Sequence, cards: Mapping[str, ToolCard], grid: Sequence[MenuBars], *,
              size: int) -> list[dict[str, float]]:
     """`tune_menus.menu_point` of every grid point over served rows, no step abstaining."""
-    from training.tune_menus import SharedCuts, menu_point
-
     cuts = SharedCuts(cards, size=size, keep_best=True)
     marks = [[False] * len(r.shortlists) for r in rows]
     return [{**menu_point(rows, marks, bars, cards, size=size, keep_best=True, cuts=cuts),
@@ -64,7 +89,6 @@ def replay_catalog(bundle: Path, traces: Path, split: tuple[int, float], limit: 
                    size: int) -> tuple[list, dict[str, ToolCard]]:
     """The served train-split requests of `traces` through `bundle` with no menu policy."""
     from serving.selector import Selector
-    from training.tune_menus import replay
 
     requests = fit_requests(str(traces), split, limit).queries
     selector = Selector.from_bundle(bundle, overrides={"menu_policy": False,
@@ -83,11 +107,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--fit-traces", action="append", default=[], metavar="NAME=TRACES")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    params = load_params(args.params, SECTION, Params)
+    params = Params.read(args.params)
     mine = read_section(args.params, "mine")
     split = (int(mine["seed"]), float(mine["valid_share"]))
     size = int(read_section(args.params, "runtime")["menu_size"])
-    bundles, traces = named(args.bundle, "--bundle"), named(args.fit_traces, "--fit-traces")
+    bundles = named_values(args.bundle, "--bundle")
+    traces = named_values(args.fit_traces, "--fit-traces")
     if not traces or set(traces) - set(bundles):
         raise SystemExit("--fit-traces needs a --bundle of the same name, and one at least")
     grid = bar_grid(params)
