@@ -26,8 +26,9 @@ from pathlib import Path
 
 from serving.model.schema import ToolCard
 from serving.stages.menu_policy import MenuBars, MenuPolicy
+from training.core.cli_args import named_values
 from training.core.metrics_io import write_metrics
-from training.core.params import ParamsError, named_values, params_from_mapping, read_section
+from training.core.params import ParamsError, params_from_mapping, read_section
 from training.no_tool.menu_cuts import SharedCuts, menu_point, replay
 from training.no_tool.trace_requests import fit_requests
 

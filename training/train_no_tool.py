@@ -44,7 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
-from training.core.params import ParamsError, load_params, named_values, read_section
+from training.core.cli_args import named_values
+from training.core.params import ParamsError, load_params, read_section
 from training.no_tool.fit import Fold
 from training.no_tool.trace_requests import fit_requests
 
