@@ -9,6 +9,10 @@ own session. Per margin: the share of the slice that names the removed connectio
 the connections the missing line names per request in either case (the noise the margin
 exists to cut). The chosen margin is the largest that still names the removed
 connection for `--min-named` of the slice.
+
+Beside it, what a rule "no write on a step whose lookup names a missing connection"
+would do: the slice's requests whose menus offer a write, as served and with that rule,
+and R_menu of the slice requests in their own session, as served and with it.
 """
 
 from __future__ import annotations
@@ -44,20 +48,38 @@ def main(argv: Sequence[str] | None = None) -> None:
         selector = Selector.from_bundle(args.bundle, overrides={
             "missing_margin": margin, "max_missing": args.max_missing})
         cases = without_gold_connection(queries, selector.cards, n=args.n, seed=args.seed)
-        named = lines_missing = 0
+        named = lines_missing = lines_own = 0
+        writes = [0, 0]  # slice requests offering a write: as served, without lookup steps'
+        kept = [0, 0]  # own-session gold in a menu: as served, without lookup steps' writes
+        n_gold = 0
         for query, need in cases:
             found = selector.discover(query.query, query.context)
             names = {m.name for m in found.missing() if m.kind == "connection"}
             named += need in names
             lines_missing += len(names)
-        own = [q for q, _ in cases]
-        lines_own = sum(len(selector.discover(q.query, {**q.context, "connections": [
-            *q.context["connections"], need]}).missing()) for q, need in zip(own, [
-                n for _, n in cases], strict=True))
-        rows.append({"margin": margin, "n": len(cases),
-                     "names_connection": round(named / len(cases), 4),
-                     "lines_per_request_missing": round(lines_missing / len(cases), 3),
-                     "lines_per_request_connected": round(lines_own / len(cases), 3)})
+            menus = [offered(selector, s) for s in found.steps]
+            writes[0] += any(w for m in menus for w in m.values())
+            writes[1] += any(w for m, s in zip(menus, found.steps, strict=True)
+                             if not s.missing for w in m.values())
+            own = selector.discover(query.query, {**query.context, "connections": [
+                *query.context["connections"], need]})
+            lines_own += len(own.missing())
+            menus = [offered(selector, s) for s in own.steps]
+            served = {t for m in menus for t in m}
+            unwritten = {t for m, s in zip(menus, own.steps, strict=True)
+                         for t, w in m.items() if not (w and s.missing)}
+            kept[0] += sum(g in served for g in query.gold)
+            kept[1] += sum(g in unwritten for g in query.gold)
+            n_gold += len(query.gold)
+        n = len(cases)
+        rows.append({"margin": margin, "n": n,
+                     "names_connection": round(named / n, 4),
+                     "lines_per_request_missing": round(lines_missing / n, 3),
+                     "lines_per_request_connected": round(lines_own / n, 3),
+                     "slice_menus_with_write": round(writes[0] / n, 4),
+                     "slice_menus_with_write_if_dropped": round(writes[1] / n, 4),
+                     "own_r_menu": round(kept[0] / n_gold, 4),
+                     "own_r_menu_if_dropped": round(kept[1] / n_gold, 4)})
         print(json.dumps(rows[-1]))
     ok = [r for r in rows if r["names_connection"] >= args.min_named]
     chosen = max(ok, key=lambda r: r["margin"])["margin"] if ok else min(args.margins)
@@ -65,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.metrics:
         Path(args.metrics).write_text(json.dumps({"chosen": chosen, "rows": rows}, indent=1)
                                       + "\n")
+
+
+def offered(selector, step) -> dict[str, bool]:  # noqa: ANN001
+    """A step's menu: tool id -> whether it writes."""
+    return {t: selector.cards[t].risk in ("write", "destructive") for t in step.menu_ids}
 
 
 if __name__ == "__main__":
