@@ -13,6 +13,7 @@ the factory that builds a selector from a bundle (`serving.assembly`) and the ca
 from __future__ import annotations
 
 import logging
+import os
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -107,7 +108,22 @@ log = logging.getLogger(__name__)
 
 # the stock encoder's calls, run beside the retriever's (`Selector._stock_start`); threads
 # enough for a gateway's concurrent searches (onnxruntime releases the GIL while it runs)
-_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="toolsift-stock")
+def _beside_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=8, thread_name_prefix="toolsift-stock")
+
+
+_BESIDE = _beside_pool()
+
+
+def _renew_beside_pool() -> None:
+    """A forked child inherits the pool's bookkeeping but none of its threads: work it
+    submitted would wait forever. It gets a pool of its own."""
+    global _BESIDE
+    _BESIDE = _beside_pool()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_renew_beside_pool)
 
 
 @dataclass(frozen=True, slots=True)
