@@ -208,3 +208,23 @@ def test_manifest_round_trip_and_errors():
         BundleManifest.from_dict({**manifest.to_dict(), "format_version": "1"})
     with pytest.raises(ValueError, match="files"):
         BundleManifest.from_dict({**manifest.to_dict(), "files": {"a": 1}})
+
+
+@pytest.mark.parametrize("schema, valid", [
+    ({"type": "object", "properties": {"a": {"type": "string"}}}, True),
+    ({"type": "object", "properties": {"a": {"type": "array", "items": [{"type": "string"}]}}},
+     True),  # Draft 7 only: items as a list
+    ({"type": "object", "$defs": {"x": {"type": "string"}},
+      "properties": {"a": {"$ref": "#/$defs/x"}}}, True),
+    ({"type": "object", "properties": {"a": {"type": "strang"}}}, False),
+    # the format check of either meta-schema: no regular expression
+    ({"type": "object", "properties": {"a": {"type": "string", "pattern": "(unclosed"}}}, False),
+])
+def test_a_schema_is_valid_under_either_draft(schema, valid):
+    from serving.model.fields import FieldError, check_json_schema
+
+    if valid:
+        check_json_schema(schema)
+    else:
+        with pytest.raises(FieldError, match="input_schema: invalid JSON Schema"):
+            check_json_schema(schema)

@@ -70,7 +70,10 @@ def check_json_schema(schema: Mapping[str, Any]) -> None:
 def _draft7_meta() -> Any:
     from jsonschema import Draft7Validator
 
-    return Draft7Validator(Draft7Validator.META_SCHEMA)
+    # as `check_schema` builds it: with the format checker, which refuses e.g. a `pattern`
+    # that is no regular expression
+    return Draft7Validator(Draft7Validator.META_SCHEMA,
+                           format_checker=Draft7Validator.FORMAT_CHECKER)
 
 
 def _plainly_valid(value: Any, max_depth: int) -> bool:
