@@ -401,7 +401,8 @@ class Selector(CallFacade):
     ) -> tuple[list[StepResult], np.ndarray | None, np.ndarray]:
         """`select`, the request's stock vector the pair head read (given back so the
         whole-request step reuses it) and the retriever's vectors of `encode_also`,
-        embedded in the same call as the subgoals (`vectors`: theirs, already embedded)."""
+        embedded in the same call as the subgoals (`vectors`: theirs, already embedded, and
+        then nothing else is)."""
         if not subgoals:  # nothing to split: no whole request either
             return [], request_vector, np.zeros((0, 0), dtype=np.float32)
         t0 = time.perf_counter()
@@ -411,8 +412,8 @@ class Selector(CallFacade):
             embedded = self.encoder.encode([s.text for s in subgoals] + list(encode_also))
             vectors, also = embedded[: len(subgoals)], embedded[len(subgoals):]
         else:
-            also = (self.encoder.encode(list(encode_also)) if encode_also
-                    else np.zeros((0, vectors.shape[1]), dtype=np.float32))
+            assert not encode_also, "encode_also is embedded with the subgoals, not apart"
+            also = vectors[:0]
         intents, request_vector = self._stock_finish(stock, subgoals, vectors, request,
                                                      request_vector)
         t_shared = (time.perf_counter() - t0) * 1e3 / len(subgoals)
