@@ -71,11 +71,11 @@ def bar_grid(params: Params) -> list[MenuBars]:
 
 def curve_of(rows: Sequence, cards: Mapping[str, ToolCard], grid: Sequence[MenuBars], *,
              size: int) -> list[dict[str, float]]:
-    """`tune_menus.menu_point` of every grid point over served rows, no step abstaining."""
+    """`menu_point` of every grid point over served rows, no step abstaining."""
     cuts = SharedCuts(cards, size=size, keep_best=True)
     marks = [[False] * len(r.shortlists) for r in rows]
-    return [{**menu_point(rows, marks, bars, cards, size=size, keep_best=True, cuts=cuts),
-             "write_relative": bars.write_relative} for bars in grid]
+    return [menu_point(rows, marks, bars, cards, size=size, keep_best=True, cuts=cuts)
+            for bars in grid]
 
 
 def choose(curves: Sequence[Sequence[Mapping[str, float]]], tolerance: float) -> int:

@@ -12,6 +12,7 @@ pipeline of `evaluate`): its calls must pay for their own model time.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 from serving.model.text import request_text
 from serving.selector import Selector
@@ -41,11 +42,15 @@ def warm_encoders(selector: Selector, requests: Iterable[str]) -> int:
                         "wrap it first (ModelCache.wrap)")
     # by length, so a batch pads little (the caches are keyed by text, not by order)
     texts = sorted(replay_texts(selector, requests), key=len)
-    selector.encoder.encode(texts)
     scorer = selector.intent() if selector.stock_reads() else None
     if scorer is None or scorer.encoder is None:  # a stock bundle: the retriever is it
+        selector.encoder.encode(texts)
         return len(texts)
-    scorer.encoder.encode(texts)
+    # the two models at once, as a request runs them (their sessions split the cores)
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        stock = beside.submit(scorer.encoder.encode, texts)
+        selector.encoder.encode(texts)
+        stock.result()
     cards = list(selector.cards.values())
     scorer.card_vectors(cards)
     return 2 * len(texts) + len(cards)
