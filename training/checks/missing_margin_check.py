@@ -91,7 +91,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def offered(selector, step) -> dict[str, bool]:  # noqa: ANN001
     """A step's menu: tool id -> whether it writes."""
-    return {t: selector.cards[t].risk in ("write", "destructive") for t in step.menu_ids}
+    from serving.stages.menu_policy import WRITE_RISKS
+
+    return {t: selector.cards[t].risk in WRITE_RISKS for t in step.menu_ids}
 
 
 if __name__ == "__main__":
