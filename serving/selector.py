@@ -56,6 +56,7 @@ from serving.operations import otel
 from serving.results import DEFAULT_RANKED, INTENT_COLUMN, Discovery, RankedStep, StepResult
 from serving.stages.abstain import (
     EMPTY_MENU,
+    OUTSIDE_SESSION,
     abstaining_steps,
     no_tool_reason,
     served_nowhere,
@@ -65,7 +66,7 @@ from serving.stages.abstain import (
 from serving.stages.disclose import disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
 from serving.stages.intent import PAIR_TOP, STOCK_SIGNALS, IntentScorer, intent_scorer
-from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact
+from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact, withhold_writes
 from serving.stages.missing_access import (
     MissingAccess,
     lacked,
@@ -683,6 +684,11 @@ class Selector(CallFacade):
                                       step.depth, intent=float(step.signals[INTENT_COLUMN]),
                                       request_vector=step.request_vector)
         missing_ms = (time.perf_counter() - t) * 1e3
+        if missing and p.missing_withholds_writes:
+            kept, withheld = withhold_writes(sel.candidates, self.cards)
+            sel = replace(sel, candidates=tuple(kept), dropped=(*sel.dropped, *withheld))
+            if abstention is None and not kept:
+                abstention = OUTSIDE_SESSION
 
         # disclosure renders the menu for the prompt (not a Selection -> Selection stage)
         t = time.perf_counter()

@@ -428,6 +428,7 @@ def test_wrapped_selectors_share_one_intent_head_and_keep_its_signals(fixture_bu
 
 
 def test_a_cold_start_variant_runs_the_bundle_with_the_stock_policy(fixture_bundle):
+    from serving.model.config import stock_runtime_overrides
     from serving.selector import Selector
     from serving.stages.menu_policy import stock_menu_policy
     from training.evaluation.variants import variant_selector
@@ -438,6 +439,32 @@ def test_a_cold_start_variant_runs_the_bundle_with_the_stock_policy(fixture_bund
     cold = variant_selector(variant, base)
     assert cold.menu_policy == stock_menu_policy() and cold.menu_policy.no_tool is not None
     assert cold.bundle.root == base.bundle.root
+    # ... and the stock runtime a first bundle starts from
+    stock = stock_runtime_overrides()
+    assert stock and {k: getattr(cold.params, k) for k in stock} == stock
+
+
+def test_the_stock_runtime_is_refused_when_malformed(tmp_path, monkeypatch):
+    import serving.model.config as config
+
+    bad = tmp_path / "stock_runtime.json"
+    for text in ("{", '{"knobs": {}}', '{"runtime": {"missing_margin": 2.0}}',
+                 '{"runtime": {"no_such_knob": 1}}'):
+        bad.write_text(text)
+        monkeypatch.setattr(config, "STOCK_RUNTIME", bad)
+        with pytest.raises(ValueError, match="not a stock runtime"):
+            config.stock_runtime_overrides()
+
+
+def test_the_missing_margin_is_the_largest_that_names_enough():
+    from training.checks.missing_margin_check import choose
+
+    rows = [{"margin": 0.0, "names_connection": 0.67}, {"margin": 0.2, "names_connection": 0.66},
+            {"margin": 0.4, "names_connection": 0.64}, {"margin": 0.6, "names_connection": 0.60}]
+    assert choose(rows, min_named=0.9)["margin"] == 0.0  # none reaches 0.9: the first
+    assert choose(rows, min_named=0.65)["margin"] == 0.2
+    # within 0.03 of the first row's 0.67: 0.64 is, 0.60 is not
+    assert choose(rows, min_named=0.9, named_within=0.03)["margin"] == 0.4
 
 
 def test_a_warmed_replay_embeds_nothing_more_and_selects_the_same(fixture_bundle):

@@ -22,10 +22,10 @@ from serving.model.io import load_catalog
 from serving.selector import INTENT_COLUMN as INTENT
 from serving.selector import Selector
 from serving.stages.intent import BUNDLE_INTENT
-from serving.stages.menu_policy import STOCK_MENUS, MenuPolicy
+from serving.stages.menu_policy import STOCK_MENUS, WRITE_RISKS, MenuPolicy
 
 POISONED = "slack.post_message"
-SERVED = ("github", "slack", "k8s")
+SERVED = ("github", "slack", "k8s", "stripe")
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +75,25 @@ def test_the_bundle_holds_what_the_gateway_would_serve(cold):
     assert (cold["out"] / BUNDLE_INTENT).is_file()
     chat = selector.discover("write a short poem about the sea at dawn")
     assert chat.abstained and chat.steps[0].signals[INTENT] < 0  # asks for no tool
+
+
+def test_the_first_bundle_offers_no_write_where_a_missing_connection_fits(cold):
+    """Its stock runtime (chosen on validation through a stock bundle) looks up what the
+    session lacks and then withholds the writes of the products it has."""
+    selector = Selector.from_bundle(cold["out"])
+    assert selector.params.missing_withholds_writes
+    need = selector.cards["stripe.refund_payment"].requires.connection
+    others = sorted({c.requires.connection for c in selector.cards.values()} - {need})
+    request = "refund the last payment of order 1182"
+    found = selector.discover(request, {"connections": others})
+    assert need in {m.name for m in found.missing() if m.kind == "connection"}
+    offered = [t for s in found.steps for t in s.menu_ids]
+    assert not [t for t in offered if selector.cards[t].risk in WRITE_RISKS], offered
+    assert "github.create_pull_request" in {
+        t for s in found.steps for t, why in s.dropped if why == "rerank:missing_access"}
+    # with the connection, the refund itself is offered
+    own = selector.discover(request, {"connections": [*others, need]})
+    assert own.steps[0].menu_ids[0] == "stripe.refund_payment"
 
 
 def test_toolsift_serve_runs_on_the_cold_bundle(cold):

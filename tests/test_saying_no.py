@@ -13,6 +13,7 @@ from serving.model.io import load_catalog
 from serving.model.selection import Candidate, SessionContext, Subgoal
 from serving.selector import Selector
 from serving.stages.abstain import (
+    OUTSIDE_SESSION,
     SIGNAL_NAMES,
     NoToolModel,
     abstaining_steps,
@@ -21,7 +22,14 @@ from serving.stages.abstain import (
     word_share,
 )
 from serving.stages.logistic import fit_logistic
-from serving.stages.menu_policy import MENU_POLICY_FILE, MenuBars, MenuPolicy, cut_menu
+from serving.stages.menu_policy import (
+    MENU_POLICY_FILE,
+    WRITE_RISKS,
+    MenuBars,
+    MenuPolicy,
+    cut_menu,
+    withhold_writes,
+)
 from serving.stages.missing_access import missing_access
 from training.evaluation.variants import ModelCache, Variant, variant_selector
 from training.no_tool.operating_point import choose_threshold
@@ -94,6 +102,17 @@ def test_a_write_needs_a_share_of_the_steps_best_and_none_joins_an_unconnected_s
     assert MenuBars(write_relative=0.25).to_dict()["write_relative"] == 0.25
     assert "write_relative" not in MenuBars().to_dict()  # older bundles read the same
     assert MenuBars(0.1, 0.2, 0.3, 0.9).mass == 0.9  # the tuning grid builds them by position
+
+
+def test_a_better_tool_outside_the_session_withholds_the_writes_of_the_menu(cards):
+    menu = [_c("slack.post_message", 0.9),  # write: withheld
+            _c("github.list_commits", 0.6),  # read: stays
+            _c("k8s.rollback_deployment", 0.5),  # destructive: withheld
+            _c("github.create_pull_request", 0.1, exact=1.0)]  # named exactly: stays
+    kept, withheld = withhold_writes(menu, cards)
+    assert [c.tool_id for c in kept] == ["github.list_commits", "github.create_pull_request"]
+    assert withheld == [("slack.post_message", "rerank:missing_access"),
+                        ("k8s.rollback_deployment", "rerank:missing_access")]
 
 
 def test_a_mass_cut_sizes_the_menu_by_how_sure_the_step_is(cards):
@@ -366,6 +385,26 @@ def test_a_step_abstains_below_the_threshold_and_names_the_missing_connection(
                     variant_selector(Variant("v", "runtime", "rrf_k=60"), selector, cache)):
         assert wrapped.menu_policy == selector.menu_policy
         assert wrapped.discover("what a lovely sunny afternoon for a picnic", ctx).abstained
+
+
+def test_a_better_tool_outside_the_session_leaves_no_write_on_the_menu(fixture_bundle):
+    # the lookup finds the refund in Stripe, which the session lacks: a Slack post or a
+    # pull request is no way to refund, so no write of the session's products is offered
+    request = "refund the customer's last payment"
+    ctx = {"connections": ["github", "slack"]}
+    knobs = {"missing_access_below": 1.0, "max_missing": 2}
+    served = Selector.from_bundle(fixture_bundle, overrides=knobs).discover(request, ctx)
+    assert "stripe" in {m.name for m in served.missing()}
+    assert {"slack.post_message", "github.create_pull_request"} <= set(served.steps[0].menu_ids)
+    selector = Selector.from_bundle(
+        fixture_bundle, overrides={**knobs, "missing_withholds_writes": True})
+    found = selector.discover(request, ctx)
+    assert "stripe" in {m.name for m in found.missing()}
+    assert not any(selector.cards[t].risk in WRITE_RISKS for t in found.steps[0].menu_ids)
+    assert {t for t, why in found.steps[0].dropped if why == "rerank:missing_access"} >= {
+        "slack.post_message", "github.create_pull_request"}
+    if not found.steps[0].menu_ids:
+        assert found.steps[0].abstention == OUTSIDE_SESSION
 
 
 def test_a_session_that_may_call_every_tool_skips_the_open_lookup(

@@ -209,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         params=params,
         plain=PlainRetrievers.from_bundles(selector.bundle, baseline),
         variants={v.name: variant_selector(v, selector, cache) for v in variants},
+        missing_variants=[v.name for v in variants if v.kind == "cold_start"],
         progress=True,
     )
     seconds = time.perf_counter() - t0

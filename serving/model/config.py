@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from serving.bundle.encoder import check_precision
@@ -15,6 +17,10 @@ RERANKERS = ("auto", "fused", "dense", "cross_encoder", "ltr")
 ROUTINGS = ("flat", "domain")
 REQUEST_ORDERS = ("rrf", "relevance")
 ENCODER_BACKENDS = ("auto", "onnx", "torch")
+# the runtime knobs a stock bundle starts from (`bundle from-servers`, beneath the config's
+# own `runtime`): what the session lacks, chosen on validation requests through a stock
+# bundle (`training.checks.missing_margin_check --stock-out`)
+STOCK_RUNTIME = Path(__file__).resolve().parents[1] / "stages" / "data" / "stock_runtime.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +50,10 @@ class RuntimeParams:
     # of them (0: no cap; bundles from before these knobs)
     missing_margin: float = 0.0
     max_missing: int = 0
+    # a step whose lookup names what the session lacks offers no write or destructive tool
+    # (unless named exactly): the tools that fit lie outside the session, and a write of
+    # the next-best product acts in the wrong place (False: bundles from before this knob)
+    missing_withholds_writes: bool = False
     # a write or destructive tool needs this share of the step's best relevance and at
     # least `write_floor` (beside the menu policy's bars); 0 = no such rule
     write_relative: float = 0.0
@@ -142,6 +152,16 @@ class RuntimeParams:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def stock_runtime_overrides() -> dict[str, Any]:
+    """The `runtime` of `STOCK_RUNTIME`, checked as `RuntimeParams` would read it."""
+    try:
+        raw = json.loads(STOCK_RUNTIME.read_text(encoding="utf-8"))["runtime"]
+        RuntimeParams.from_dict(raw)
+    except (OSError, KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{STOCK_RUNTIME}: not a stock runtime ({err})") from None
+    return dict(raw)
 
 
 def utc_now() -> str:

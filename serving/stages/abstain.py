@@ -245,6 +245,8 @@ def no_tool_reason(p_served: float | None, lacking: Sequence[str]) -> Abstention
 
 # a step the model served whose menu the bars left empty
 EMPTY_MENU = Abstention("no tool in this session cleared the relevance bar")
+# every tool that cleared the bar writes, and the lookup found a better one outside the session
+OUTSIDE_SESSION = Abstention("the tools that fit need access this session lacks")
 
 
 def served_nowhere(model: NoToolModel | None, open_signals: np.ndarray | None) -> bool:

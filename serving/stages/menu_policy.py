@@ -177,6 +177,19 @@ class MenuPolicy:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
 
 
+def withhold_writes(
+    menu: Sequence[Candidate], cards: Mapping[str, ToolCard]
+) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """`menu` without its write and destructive tools (one named exactly stays), and each
+    of those with its reason (`rerank:missing_access`): the step's lookup found a better
+    tool outside the session (`RuntimeParams.missing_withholds_writes`)."""
+    def withheld(c: Candidate) -> bool:
+        return cards[c.tool_id].risk in WRITE_RISKS and not is_exact(c)
+
+    return ([c for c in menu if not withheld(c)],
+            [(c.tool_id, "rerank:missing_access") for c in menu if withheld(c)])
+
+
 def stock_menu_policy() -> MenuPolicy:
     """The policy the package ships for stock bundles (`STOCK_MENUS`)."""
     return MenuPolicy.from_dict(json.loads(STOCK_MENUS.read_text(encoding="utf-8")))

@@ -2,17 +2,26 @@
 
     python -m training.checks.missing_margin_check BUNDLE VALID --margins 0 0.05 0.1 0.2
         [--n 300] [--seed 7] [--max-missing 2] [--min-named 0.9] [--metrics OUT]
+        [--menus stock|FILE] [--named-within 0.03] [--r-menu-within 0.015]
+        [--stock-out serving/stages/data/stock_runtime.json]
+
+`--menus stock` judges a stock bundle (`export_base`) as `bundle from-servers` ships it,
+with the package's stock menu policy; `--stock-out` writes the knobs chosen for it (the
+stock runtime a first bundle starts from, `serving.model.config.stock_runtime_overrides`).
 
 The valid requests (one gold tool, a session listing connections) are replayed with their
 gold tool's connection taken out (`training.evaluation.missing_slice`), and, apart, in their
 own session. Per margin: the share of the slice that names the removed connection, and
 the connections the missing line names per request in either case (the noise the margin
 exists to cut). The chosen margin is the largest that still names the removed
-connection for `--min-named` of the slice.
+connection for `--min-named` of the slice (with `--named-within`: for all but that share
+less than the first margin does, where no margin reaches `--min-named`).
 
 Beside it, what a rule "no write on a step whose lookup names a missing connection"
-would do: the slice's requests whose menus offer a write, as served and with that rule,
-and R_menu of the slice requests in their own session, as served and with it.
+would do (`runtime.missing_withholds_writes`): the slice's requests whose menus offer a
+write, as served and with that rule, and R_menu of the slice requests in their own
+session, as served and with it. The rule is chosen where, at the chosen margin, it costs
+at most `--r-menu-within` of that R_menu.
 """
 
 from __future__ import annotations
@@ -35,6 +44,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-missing", type=int, default=2)
     parser.add_argument("--min-named", type=float, default=0.9)
     parser.add_argument("--metrics", help="write the table here (JSON)")
+    parser.add_argument("--menus", help="a menu policy instead of the bundle's (stock: the "
+                        "package's, as a first bundle carries it)")
+    parser.add_argument("--named-within", type=float,
+                        help="choose the largest margin naming all but this share less than "
+                        "the first margin does (default: the --min-named bar)")
+    parser.add_argument("--r-menu-within", type=float, default=0.015,
+                        help="the own-session R_menu the write rule may cost (default %(default)s)")
+    parser.add_argument("--stock-out", help="write the chosen knobs here as the stock runtime")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
 
@@ -43,10 +60,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     from training.evaluation.missing_slice import without_gold_connection
 
     queries = [q for q in load_queries(args.valid).items if q.gold]
+    policy = None
+    if args.menus:
+        from serving.stages.menu_policy import STOCK_MENUS, MenuPolicy
+
+        path = STOCK_MENUS if args.menus == "stock" else Path(args.menus)
+        policy = MenuPolicy.from_dict(json.loads(path.read_text()))
     rows = []
-    for margin in args.margins:
+    for margin in sorted(args.margins):
         selector = Selector.from_bundle(args.bundle, overrides={
-            "missing_margin": margin, "max_missing": args.max_missing})
+            "missing_margin": margin, "max_missing": args.max_missing,
+            "missing_withholds_writes": False})  # served as is; the rule is measured beside
+        if policy is not None:
+            selector = selector.with_models(menu_policy=policy)
         cases = without_gold_connection(queries, selector.cards, n=args.n, seed=args.seed)
         named = lines_missing = lines_own = 0
         writes = [0, 0]  # slice requests offering a write: as served, without lookup steps'
@@ -81,12 +107,34 @@ def main(argv: Sequence[str] | None = None) -> None:
                      "own_r_menu": round(kept[0] / n_gold, 4),
                      "own_r_menu_if_dropped": round(kept[1] / n_gold, 4)})
         print(json.dumps(rows[-1]))
-    ok = [r for r in rows if r["names_connection"] >= args.min_named]
-    chosen = max(ok, key=lambda r: r["margin"])["margin"] if ok else min(args.margins)
-    print(json.dumps({"chosen_margin": chosen}))
+    chosen = choose(rows, min_named=args.min_named, named_within=args.named_within)
+    withhold = (chosen["own_r_menu_if_dropped"]
+                >= chosen["own_r_menu"] - args.r_menu_within - 1e-12)
+    print(json.dumps({"chosen_margin": chosen["margin"], "withhold_writes": withhold}))
     if args.metrics:
-        Path(args.metrics).write_text(json.dumps({"chosen": chosen, "rows": rows}, indent=1)
-                                      + "\n")
+        Path(args.metrics).write_text(json.dumps(
+            {"chosen": chosen["margin"], "withhold_writes": withhold, "rows": rows},
+            indent=1) + "\n")
+    if args.stock_out:
+        runtime = {"missing_access_below": selector.params.missing_access_below,
+                   "missing_margin": chosen["margin"], "max_missing": args.max_missing,
+                   "missing_withholds_writes": withhold}
+        Path(args.stock_out).write_text(json.dumps({
+            "runtime": runtime,
+            "chosen_on": {"bundle": str(args.bundle), "valid": str(args.valid), "n": args.n,
+                          "seed": args.seed, "named_within": args.named_within,
+                          "r_menu_within": args.r_menu_within, "row": chosen},
+        }, indent=1, sort_keys=True) + "\n")
+
+
+def choose(rows: Sequence[dict], *, min_named: float,
+           named_within: float | None = None) -> dict:
+    """The row of the largest margin that names the removed connection for `min_named` of
+    the slice, or, with `named_within`, for all but that share less than the first row;
+    the first row where none does."""
+    bar = min_named if named_within is None else rows[0]["names_connection"] - named_within
+    ok = [r for r in rows if r["names_connection"] >= bar - 1e-12]
+    return max(ok, key=lambda r: r["margin"]) if ok else rows[0]
 
 
 def offered(selector, step) -> dict[str, bool]:  # noqa: ANN001

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -418,8 +418,11 @@ def run_evaluation(
     variants: Mapping[str, Selector] | None = None,
     pick: Pick | None = None,
     progress: bool = False,
+    missing_variants: Collection[str] = (),
 ) -> Evaluation:
-    """Pipeline, baselines and variants on the same queries; the nested eval.json dict."""
+    """Pipeline, baselines and variants on the same queries; the nested eval.json dict.
+    `missing_variants`: variants that also report the missing-connection slice (a first
+    bundle's, whose stock runtime looks up what the session lacks)."""
     queries = sample_queries(queries, params.max_queries, params.seed)
     slices, n_small = reported_slices(queries, params.min_slice_queries)
     result = evaluate(selector, queries, pick=pick, progress=progress, desc="pipeline")
@@ -453,6 +456,10 @@ def run_evaluation(
         )
         # its model calls were partly served by the pipeline's cache: no latency to report
         del out_variants[name]["latency_ms"]
+        if name in missing_variants and params.missing_connection_queries > 0:
+            out_variants[name]["missing_connection"] = missing_connection_slice(
+                variant, queries, n=params.missing_connection_queries, seed=params.seed
+            )
     summary = {
         "n_queries": len(queries),
         "n_slices_below_min_queries": n_small,

@@ -13,7 +13,7 @@ import numpy as np
 
 from serving.assembly import encoder_threads
 from serving.bundle.encoder import Encoder, Scorer, TextEncoder
-from serving.model.config import RERANKERS, RuntimeParams
+from serving.model.config import RERANKERS, RuntimeParams, stock_runtime_overrides
 from serving.selector import Selector
 from serving.stages.intent import IntentScorer, intent_scorer
 from serving.stages.menu_policy import stock_menu_policy
@@ -43,7 +43,7 @@ class Variant:
     @classmethod
     def parse(cls, spec: str) -> Variant:
         """`NAME=KIND:ARG`, e.g. `fused=reranker:fused`, `stock=bundle:bundles/base`;
-        `cold_start:BUNDLE`: that bundle with the package's stock menu policy, as
+        `cold_start:BUNDLE`: that bundle with the package's stock menu policy and runtime, as
         `bundle from-servers` exports a team's first bundle."""
         name, sep, rest = spec.partition("=")
         kind, sep2, arg = rest.partition(":")
@@ -170,7 +170,7 @@ def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None 
     if variant.kind == "bundle":
         return cache.wrap(Selector.from_bundle(variant.arg))
     if variant.kind == "cold_start":
-        stock = Selector.from_bundle(variant.arg)
+        stock = Selector.from_bundle(variant.arg, overrides=stock_runtime_overrides())
         return cache.wrap(stock.with_models(menu_policy=stock_menu_policy()))
     if variant.kind == "runtime":
         swapped = Selector.from_bundle(

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from serving.gateway.config import ServerSpec, load_config
-from serving.model.config import RuntimeParams
+from serving.model.config import RuntimeParams, stock_runtime_overrides
 
 CATALOG_FILE = "catalog.jsonl"
 QUARANTINE_FILE = "quarantine.jsonl"
@@ -99,7 +99,7 @@ def build_from_servers(
     manifest = export_bundle(
         cards, out, retriever_path=stock_model_path(), reranker_path=None,
         menus_path=STOCK_MENUS,
-        runtime=RuntimeParams.from_dict(dict(cfg.runtime)),
+        runtime=RuntimeParams.from_dict({**stock_runtime_overrides(), **cfg.runtime}),
         params=ExportParams(encode_batch_size=64, strict=True), onnx=True,
         review_encoder=check.encoder,  # the review embedded every sentence already
         extra_params={"from_servers": {"config": str(config), "ledger": str(ledger or ""),
