@@ -52,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--r-menu-within", type=float, default=0.015,
                         help="the own-session R_menu the write rule may cost (default %(default)s)")
     parser.add_argument("--stock-out", help="write the chosen knobs here as the stock runtime")
+    parser.add_argument("--missing-access-below", type=float,
+                        help="look up what the session lacks below this best relevance "
+                        "(default: the bundle's runtime)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
 
@@ -70,7 +73,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     for margin in sorted(args.margins):
         selector = Selector.from_bundle(args.bundle, overrides={
             "missing_margin": margin, "max_missing": args.max_missing,
-            "missing_withholds_writes": False})  # served as is; the rule is measured beside
+            "missing_withholds_writes": False,  # served as is; the rule is measured beside
+            **({} if args.missing_access_below is None
+               else {"missing_access_below": args.missing_access_below})})
         if policy is not None:
             selector = selector.with_models(menu_policy=policy)
         cases = without_gold_connection(queries, selector.cards, n=args.n, seed=args.seed)
