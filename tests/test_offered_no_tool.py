@@ -4,13 +4,8 @@ import json
 
 import numpy as np
 
-from training.checks.offered_no_tool import (
-    OfferedRequest,
-    bar_for,
-    best_per_request,
-    judge,
-    read_folder,
-)
+from training.checks.offered_no_tool import bar_for, best_per_request, judge
+from training.no_tool.offered import OfferedRequest, read_folder
 
 
 def test_the_bar_is_the_strictest_folders_quantile():

@@ -34,65 +34,17 @@ import json
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from training.no_tool.offered import NOT_ENGLISH, OfferedRequest, read_folder
 
 log = logging.getLogger(__name__)
 # beside the checkout, read in place (never copied in)
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "no_tool_catalog"
 DEFAULT_FOLDERS = ("hammerbench", "acebench", "toolsandbox", "glaive_fc_v2_demo",
                    "functionchat_bench_ko")
-FIT_LANGUAGE_EXCLUDED = frozenset({"functionchat_bench_ko"})  # judged, never fit on (Korean)
-
-
-@dataclass(frozen=True, slots=True)
-class OfferedRequest:
-    """One request with the card texts it is scored on (gold first, when it has one)."""
-
-    folder: str
-    query_id: str
-    text: str
-    served: bool
-    tools: tuple[str, ...]  # card index texts
-    gold: tuple[bool, ...]  # per tool: a gold tool
-
-
-def read_folder(folder: Path, *, seed: int) -> list[OfferedRequest]:
-    """A folder's requests with their offered cards; a request with gold keeps its gold
-    and a draw of its other tools as long as one of the folder's no-tool lists."""
-    from serving.model.schema import FieldError
-    from training.benchmarks.convert import assign_tool_ids, tool_card
-    from training.benchmarks.reading import read_benchmark
-
-    bench = read_benchmark(folder)
-    for kind, errors in bench.errors.items():
-        for e in errors:
-            log.warning("%s %s: %s", folder.name, kind, e)
-    ids, _ = assign_tool_ids(bench.tools)
-    texts = {}
-    for t in bench.tools:
-        try:
-            texts[t.benchmark_id] = tool_card(t, ids[t.benchmark_id], "2026-01-01")[0].index_text()
-        except (FieldError, ValueError) as err:  # counted: its requests are scored without it
-            log.warning("%s: tool %s has no card (%s)", folder.name, t.benchmark_id, err)
-    rng = random.Random(seed)
-    lengths = [len(q.candidates) for q in bench.queries if not q.gold and q.candidates]
-    out = []
-    for q in bench.queries:
-        offered = [c for c in q.candidates if c in texts]
-        if not offered:
-            continue
-        if q.gold and lengths:
-            gold = [c for c in offered if c in q.gold]
-            others = [c for c in offered if c not in q.gold]
-            keep = max(len(gold), rng.choice(lengths))
-            offered = gold + rng.sample(others, min(len(others), keep - len(gold)))
-        out.append(OfferedRequest(folder.name, q.query_id, q.query, bool(q.gold),
-                                  tuple(texts[c] for c in offered),
-                                  tuple(c in q.gold for c in offered)))
-    return out
 
 
 def bar_for(scores: Mapping[str, np.ndarray], served: Mapping[str, np.ndarray],
@@ -145,12 +97,15 @@ def train_cross_encoder(pairs: Sequence[tuple[str, str, float]], *, seed: int) -
     """The stock MiniLM with a new one-logit head, one epoch of BCE over `pairs` (positives
     weighted to balance); returns a scorer of (request, card) pairs."""
     import torch
+    from sentence_transformers.cross_encoder import CrossEncoder
     from tqdm.auto import tqdm
+    from transformers import set_seed
 
     from serving.bundle.encoder import stock_model_path
-    from training.train_reranker import load_cross_encoder
 
-    model = load_cross_encoder(stock_model_path(), max_length=128, seed=seed)
+    set_seed(seed)  # the new head's initial weights
+    model = CrossEncoder(str(stock_model_path()), num_labels=1, max_length=128,
+                         activation_fn=torch.nn.Identity(), device="cpu", local_files_only=True)
     net, tok = model.model, model.tokenizer
     order = list(pairs)
     random.Random(seed).shuffle(order)
@@ -226,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             vectors[r.text], np.stack([vectors[t] for t in r.tools])).max()) for r in rs])
             for f, rs in requests.items()},
     }
-    fit_folders = [f for f in args.folders if f not in FIT_LANGUAGE_EXCLUDED]
+    fit_folders = [f for f in args.folders if f not in NOT_ENGLISH]
     results: dict[str, dict[str, dict]] = {}
     for held in args.folders:
         others = [f for f in fit_folders if f != held]
