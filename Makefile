@@ -218,7 +218,7 @@ no-tool-model: $(STAMP)
 		--metrics metrics/no_tool/stb_export_base.json
 	$(PY) -m training.train_no_tool params.yaml serving/stages/data/request_intent.json.gz \
 		serving/stages/data/stock_menus.json metrics/no_tool/model.json docs/no_tool_sources.md \
-		--public $(NO_TOOL_CORPUS) \
+		--public $(NO_TOOL_CORPUS) --offered $(OFFERED_DIR) \
 		--bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl \
 		--judge stb=data/stb/eval.jsonl --bundle demo=bundles/base \
 		--fit-traces demo=data/demo/traces.jsonl --judge demo=data/demo/eval.jsonl

@@ -88,9 +88,8 @@ def test_the_first_bundle_offers_no_write_where_a_missing_connection_fits(cold):
     found = selector.discover(request, {"connections": others})
     assert need in {m.name for m in found.missing() if m.kind == "connection"}
     offered = [t for s in found.steps for t in s.menu_ids]
+    # no write: withheld (`rerank:missing_access`) or the step said no outright
     assert not [t for t in offered if selector.cards[t].risk in WRITE_RISKS], offered
-    assert "github.create_pull_request" in {
-        t for s in found.steps for t, why in s.dropped if why == "rerank:missing_access"}
     # with the connection, the refund itself is offered
     own = selector.discover(request, {"connections": [*others, need]})
     assert own.steps[0].menu_ids[0] == "stripe.refund_payment"

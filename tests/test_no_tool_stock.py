@@ -12,7 +12,17 @@ import pytest
 from serving.stages.abstain import SIGNAL_NAMES
 from serving.stages.intent import PROBE, IntentError, RequestIntent
 from serving.stages.logistic import LogisticFit
-from training.no_tool.fit import IntentExample, PairData, fit_policy, judge_fold, pair_column
+from training.no_tool.fit import (
+    OFFERED_CATALOG,
+    IntentExample,
+    PairData,
+    fit_pair,
+    fit_policy,
+    judge_fold,
+    offered_pair_examples,
+    pair_column,
+)
+from training.no_tool.offered import OfferedRequest
 from training.no_tool.public_requests import load_requests, source_group
 from training.no_tool.replay import INTENT, PAIR, ReplayedRequest, abstains, with_intent
 
@@ -224,6 +234,31 @@ def test_a_fold_with_the_pair_head_reads_the_request_against_its_tools():
                       l2_pair=1.0)
     assert fold.head.pair_weights is not None and fold.head.pair_weights.shape == (8,)
     assert fold.abstain == {"c": 1.0} and fold.false_abstain["c"] <= 0.1
+
+
+def test_offered_pairs_teach_the_pair_head_a_near_miss():
+    # replayed rows alone: a request pointing along a card is served by it. The offered
+    # pairs add a source's near miss: requests along t1 are never served by t1
+    unit = np.eye(3)
+    data = PairData.build(
+        {"r0": unit[0], "r1": unit[1], "o1": unit[1] * 0.9 + unit[2] * 0.1, "o0": unit[0]},
+        {"c": {"t0": unit[0], "t1": unit[1]},
+         OFFERED_CATALOG + "f": {"card-t1": unit[1], "card-t0": unit[0]}})
+    rows = [_pair_row("a", "g", True, "fit", "r0", [("t0",)], gold=("t0",)),
+            _pair_row("b", "g", True, "fit", "r1", [("t1",)], gold=("t1",)),
+            _pair_row("c", "g", False, "fit", "r0", [("t1",)]),
+            _pair_row("d", "g", False, "fit", "r1", [("t0",)])]
+    offered = [OfferedRequest("f", "o1", "o1", False, ("card-t1",), (False,)),
+               OfferedRequest("f", "o0", "o0", True, ("card-t0",), (True,))]
+    extra = offered_pair_examples(offered, data)
+    assert [data.card_row[(OFFERED_CATALOG + "f", t)] for t in ("card-t1", "card-t0")] \
+        == extra[1].tolist() and extra[2].tolist() == [0.0, 1.0]
+    request, card = np.array([data.request_row["r1"]]), np.array([data.card_row[("c", "t1")]])
+    plain = fit_pair(rows, data, l2=0.1)
+    taught = fit_pair(rows, data, l2=0.1, extra=(np.repeat(extra[0], 20),
+                                                   np.repeat(extra[1], 20),
+                                                   np.repeat(extra[2], 20)))
+    assert data.logits(taught, request, card)[0] < data.logits(plain, request, card)[0] - 1.0
 
 
 def test_the_runtime_pair_signal_reads_the_whole_request_against_each_steps_first_tools(

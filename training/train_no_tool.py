@@ -68,6 +68,8 @@ class Params:
     stock_write_bars: tuple[float, ...]
     stock_mass_bars: tuple[float, ...]
     stock_r_menu_tolerance: float
+    # `no_tool_catalog` folders whose offered pairs join the pair head's fit (with --offered)
+    offered_folders: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         from serving.stages.abstain import SIGNAL_NAMES
@@ -121,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "`mine` splits it) is its side of the fit; without, judged only")
     parser.add_argument("--public", help="the public no-tool set (default "
                         "../shared/benchmarks/no_tool or $TOOLSIFT_NO_TOOL_CORPUS)")
+    parser.add_argument("--offered", type=Path,
+                        help="../shared/benchmarks/no_tool_catalog: the pair head also fits "
+                        "the pairs of params' no_tool.offered_folders (gold against the tools "
+                        "offered beside it)")
     parser.add_argument("--cache", default="models/.embedding_cache",
                         help="sentence vectors cached by text (default %(default)s)")
     args = parser.parse_args(argv)
@@ -135,7 +141,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     from serving.stages.logistic import LogisticFit
     from serving.stages.menu_policy import MenuPolicy
     from training.core.metrics_io import write_metrics
-    from training.no_tool.fit import IntentExample, PairData, judge_fold, pair_column
+    from training.no_tool.fit import (
+        OFFERED_CATALOG,
+        IntentExample,
+        PairData,
+        judge_fold,
+        offered_pair_examples,
+        pair_column,
+    )
     from training.no_tool.public_requests import load_requests
     from training.no_tool.replay import abstains, cached_replay, with_intent
 
@@ -200,24 +213,42 @@ def main(argv: Sequence[str] | None = None) -> None:
             half=dict.fromkeys((r.query_id for r in absent), "fit"), tool_absent=True)
         n_absent[catalog] = len(absent)
 
+    offered = []
+    if args.offered and params.offered_folders:
+        from training.no_tool.offered import NOT_ENGLISH, read_folder
+
+        unread = sorted(set(params.offered_folders) & NOT_ENGLISH)
+        if unread:
+            raise SystemExit(f"no_tool.offered_folders: {unread} is not English (the stock "
+                             "encoder reads English)")
+        for folder in params.offered_folders:
+            offered += read_folder(args.offered / folder, seed=int(mine["seed"]),
+                                   match_lengths=False)
     examples = ([IntentExample(r.text, r.needs_tool, r.group) for r in public.requests]
                 + [IntentExample(t, True, "catalogs:served") for t in served_steps])
     encoder = CachedEncoder(Encoder(stock_model_path()), args.cache)
     texts = sorted({e.text for e in examples} | {t for r in rows for t in r.texts} | {PROBE}
-                   | {r.request for r in rows})
+                   | {r.request for r in rows} | {t for r in offered for t in (r.text, *r.tools)})
     vectors = dict(zip(texts, encoder.encode(texts, show_progress=True), strict=True))
     encoder.save()
     provenance = {"public": public.directory, **{f"sha256:{k}": v
                                                  for k, v in public.sha256.items()},
-                  "catalogs": ",".join(sorted(bundles))}
+                  "catalogs": ",".join(sorted(bundles)),
+                  **({"offered": f"{args.offered}:{','.join(params.offered_folders)}"}
+                     if offered else {})}
 
-    pairs = PairData.build({r.request: vectors[r.request] for r in rows}, card_vectors)
+    for r in offered:  # an offered folder's cards, keyed by their text
+        card_vectors.setdefault(OFFERED_CATALOG + r.folder, {}).update(
+            (t, vectors[t]) for t in r.tools)
+    pairs = PairData.build({t: vectors[t] for t in {r.request for r in rows}
+                            | {r.text for r in offered}}, card_vectors)
+    extra = offered_pair_examples(offered, pairs) if offered else None
 
     def fold(held_out: str):  # noqa: ANN202
         return judge_fold(held_out, examples, rows, vectors, vectors[PROBE], params.signals,
                           l2_intent=params.l2_intent, l2=params.l2,
                           max_false=params.max_false_abstain, provenance=provenance,
-                          pairs=pairs, l2_pair=params.l2_pair)
+                          pairs=pairs, l2_pair=params.l2_pair, extra_pairs=extra)
 
     folds = [fold(g) for g in public.groups(needs_tool=False)]
     final = fold("")
@@ -250,6 +281,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         "n_tool_absent": n_absent,
         "n_fit_requests": n_fit,
         "n_groups": len(folds),
+        # offered pairs in every fold's pair head: folder -> [pairs, of them gold]
+        "n_offered_pairs": {f: [sum(len(r.tools) for r in offered if r.folder == f),
+                                sum(sum(r.gold) for r in offered if r.folder == f)]
+                            for f in sorted({r.folder for r in offered})},
         "held_out_abstain": {c: {f.held_out: round(f.abstain[c], 4) for f in folds
                                  if c in f.abstain} for c in catalogs},
         "held_out_abstain_mean": {c: round(float(np.mean(v)), 4) for c, v in by_catalog.items()},

@@ -11,8 +11,8 @@ requests below the bar (abstain) and of its requests with gold (false). Beside i
 held-out folder's `ceiling` (abstain at its own `--max-false` bar, which no deployment can
 know) and the AUC. Scores, each the best over the offered tools:
 - `cosine`: the stock encoder's cosine of the request to a card (`ToolCard.index_text`);
-- `pair_shipped`: the package's pair head (`serving.stages.intent`), fit on whole-catalog
-  sessions;
+- `pair_shipped`: the package's pair head (`serving.stages.intent`); since the offered
+  pairs of `no_tool.offered_folders` joined its fit, in sample on those folders;
 - `pair_refit`: a logistic over the same pair features and the cosine, fit on the other
   folders' offered pairs (a gold tool positive, every other offered tool negative): the
   near misses a source offers beside its gold;

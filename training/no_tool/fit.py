@@ -6,8 +6,11 @@ All three are ridge logistic regressions:
 - the pair head: "this tool serves this request" on `pair_features` of the stock
   embeddings of a whole request and a tool card: the fit catalogs' requests against their
   gold tools, and requests no tool of the catalog serves against the first tools its stock
-  bundle reranked for them. Its fit-side column is cross-fit (each part read by a head fit
-  without it), so the model below weighs it as it will behave on unseen requests;
+  bundle reranked for them, and, where given, requests served only the tools their source
+  offered (`training.no_tool.offered`): the gold against the distractors beside it, a
+  request whose fitting tool was taken out against every tool left. Its fit-side column
+  is cross-fit (each part read by a head fit without it), so the model below weighs it as
+  it will behave on unseen requests;
 - the stock model: "served" on the signals of each step of requests replayed through stock
   bundles (`training.no_tool.replay`): the catalogs' requests with gold against public
   no-tool requests and public requests whose tool the catalog lacks, on a subset of
@@ -30,6 +33,7 @@ import numpy as np
 from serving.stages.abstain import SIGNAL_NAMES, NoToolModel
 from serving.stages.intent import RequestIntent, pair_features
 from serving.stages.logistic import LogisticFit, fit_logistic
+from training.no_tool.offered import OfferedRequest
 from training.no_tool.operating_point import choose_threshold
 from training.no_tool.replay import ReplayedRequest, abstains, best_step, with_intent
 
@@ -104,11 +108,33 @@ def pair_examples(rows: Sequence[ReplayedRequest], data: PairData, *,
     return np.array(req, dtype=np.int64), np.array(card, dtype=np.int64), np.array(label)
 
 
-def fit_pair(rows: Sequence[ReplayedRequest], data: PairData, *, l2: float) -> LogisticFit:
-    """The pair head on `rows` (ridge logistic by L-BFGS: 2 x dim features)."""
+# (request rows, card rows, labels) of `PairData`
+Pairs = tuple[np.ndarray, np.ndarray, np.ndarray]
+OFFERED_CATALOG = "offered:"  # `PairData` catalog prefix of an offered folder's cards
+
+
+def offered_pair_examples(requests: Sequence[OfferedRequest], data: PairData) -> Pairs:
+    """Each offered request against every tool offered with it (gold: 1, else 0); the
+    cards are under `OFFERED_CATALOG + folder`, keyed by their text."""
+    req, card, label = [], [], []
+    for r in requests:
+        for text, gold in zip(r.tools, r.gold, strict=True):
+            req.append(data.request_row[r.text])
+            card.append(data.card_row[(OFFERED_CATALOG + r.folder, text)])
+            label.append(float(gold))
+    return np.array(req, dtype=np.int64), np.array(card, dtype=np.int64), np.array(label)
+
+
+def fit_pair(rows: Sequence[ReplayedRequest], data: PairData, *, l2: float,
+             extra: Pairs | None = None) -> LogisticFit:
+    """The pair head on `rows` and the `extra` pairs (ridge logistic by L-BFGS: 2 x dim
+    features)."""
     from scipy.optimize import minimize
 
     req, card, y = pair_examples(rows, data)
+    if extra is not None:
+        req, card, y = (np.concatenate([a, b]) for a, b in zip((req, card, y), extra,
+                                                              strict=True))
     if y.size == 0 or y.min() == y.max():
         raise ValueError("pair head: the fit needs served and unserved requests")
     x = data.features(req, card)
@@ -154,13 +180,15 @@ def pair_column(head: LogisticFit, rows: Sequence[ReplayedRequest],
 
 
 def cross_fit_pair(rows: Sequence[ReplayedRequest], data: PairData, *, l2: float,
-                   parts: int = 4) -> list[np.ndarray]:
-    """`pair_column` of each row read by a head fit without its part (parts by query id)."""
+                   parts: int = 4, extra: Pairs | None = None) -> list[np.ndarray]:
+    """`pair_column` of each row read by a head fit without its part (parts by query id;
+    the `extra` pairs in every part's fit)."""
     part = [hashlib.sha256(f"{r.catalog}/{r.query_id}".encode()).digest()[0] % parts
             for r in rows]
     out: list[np.ndarray] = [np.zeros(0)] * len(rows)
     for k in range(parts):
-        head = fit_pair([r for r, p in zip(rows, part, strict=True) if p != k], data, l2=l2)
+        head = fit_pair([r for r, p in zip(rows, part, strict=True) if p != k], data, l2=l2,
+                        extra=extra)
         mine = [i for i, p in enumerate(part) if p == k]
         for i, col in zip(mine, pair_column(head, [rows[i] for i in mine], data), strict=True):
             out[i] = col
@@ -215,9 +243,11 @@ def judge_fold(held_out: str, examples: Sequence[IntentExample],
                rows: Sequence[ReplayedRequest], vectors: Mapping[str, np.ndarray],
                probe: np.ndarray, names: Sequence[str], *, l2_intent: float, l2: float,
                max_false: float, provenance: Mapping[str, str],
-               pairs: PairData | None = None, l2_pair: float = 10.0) -> Fold:
+               pairs: PairData | None = None, l2_pair: float = 10.0,
+               extra_pairs: Pairs | None = None) -> Fold:
     """Fit the heads and the model without `held_out`; judge it and the served judge half.
-    Without `pairs` (or when `names` leaves `pair_served` out) there is no pair head."""
+    Without `pairs` (or when `names` leaves `pair_served` out) there is no pair head;
+    `extra_pairs` (offered requests') join every fold's pair head."""
     head = fit_intent([e for e in examples if e.group != held_out], vectors, probe,
                       l2=l2_intent, provenance=provenance)
     texts = sorted({t for r in rows for t in r.texts})
@@ -230,10 +260,11 @@ def judge_fold(held_out: str, examples: Sequence[IntentExample],
                 if r.half == "fit" and r.group != held_out and r.catalog in fitted]
     pair_head = None
     if pairs is not None and "pair_served" in names:
-        pair_head = fit_pair(fit_rows, pairs, l2=l2_pair)
+        pair_head = fit_pair(fit_rows, pairs, l2=l2_pair, extra=extra_pairs)
         head = replace(head, pair_weights=np.asarray(pair_head.weights, dtype=np.float32),
                        pair_bias=float(pair_head.bias))
-        fit_signals = with_intent(fit_rows, logit, cross_fit_pair(fit_rows, pairs, l2=l2_pair))
+        fit_signals = with_intent(fit_rows, logit, cross_fit_pair(fit_rows, pairs, l2=l2_pair,
+                                                                   extra=extra_pairs))
     else:
         fit_signals = with_intent(fit_rows, logit)
 
