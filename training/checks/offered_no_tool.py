@@ -141,8 +141,13 @@ def report_table(results: Mapping[str, Mapping[str, Mapping[str, dict]]], max_fa
                  for r in by_score.values()]
         lines.append(f"| {folder} | {first['n_no_tool']} / {first['n_gold']} | "
                      + " | ".join(cells) + " |")
-    return (f"Bar: the other English folders' requests with gold, at most {max_false} of each "
-            "below it. Ceiling: the folder's own bar.\n\n" + "\n".join(lines) + "\n")
+    return (f"Each request scores its best offered tool. Bar: the other English folders' "
+            f"requests with gold, at most {max_false} of each below it; ceiling: abstain at "
+            "the folder's own bar (no deployment knows it). `cosine`: the stock encoder; "
+            "`pair_shipped`: the package's pair head, which has seen the offered pairs of "
+            "`no_tool.offered_folders` (in sample there); `pair_refit`: the pair features "
+            "fit on the other folders' offered pairs (held out); `pair_own`: fit on the "
+            "folder itself (in sample, its own bar).\n\n" + "\n".join(lines) + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -218,9 +223,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(table)
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
-        args.report.write_text("# Offered tools saying no, each folder held out\n\n"
-                               "Written by `python -m training.checks.offered_no_tool`.\n\n"
-                               + table)
+        args.report.write_text(
+            "# Offered tools saying no, each `no_tool_catalog` folder held out\n\n"
+            "Written by `python -m training.checks.offered_no_tool --report` (the findings: "
+            "experiments.md, \"Offered tools saying no, each source held out\"). Each "
+            "request is served only the tools its source offered with it.\n\n" + table)
 
 
 if __name__ == "__main__":
