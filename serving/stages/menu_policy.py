@@ -100,7 +100,7 @@ def cut_menu(
         return bool(cards[c.tool_id].cautions) and c.score < caution_bar and not is_exact(c)
 
     def barred_write(c: Candidate) -> bool:
-        return no_writes and cards[c.tool_id].risk in WRITE_RISKS and not is_exact(c)
+        return no_writes and unnamed_write(c, cards)
 
     first = (ranked[0].tool_id if keep_best and ranked and not held_back(ranked[0])
              and not barred_write(ranked[0]) else None)
@@ -183,11 +183,14 @@ def withhold_writes(
     """`menu` without its write and destructive tools (one named exactly stays), and each
     of those with its reason (`rerank:missing_access`): the step's lookup found a better
     tool outside the session (`RuntimeParams.missing_withholds_writes`)."""
-    def withheld(c: Candidate) -> bool:
-        return cards[c.tool_id].risk in WRITE_RISKS and not is_exact(c)
+    return ([c for c in menu if not unnamed_write(c, cards)],
+            [(c.tool_id, "rerank:missing_access") for c in menu if unnamed_write(c, cards)])
 
-    return ([c for c in menu if not withheld(c)],
-            [(c.tool_id, "rerank:missing_access") for c in menu if withheld(c)])
+
+def unnamed_write(c: Candidate, cards: Mapping[str, ToolCard]) -> bool:
+    """A write or destructive tool the step does not name exactly: the kind a rule that
+    keeps writes off a menu takes off."""
+    return cards[c.tool_id].risk in WRITE_RISKS and not is_exact(c)
 
 
 def stock_menu_policy() -> MenuPolicy:
