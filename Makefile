@@ -201,11 +201,13 @@ offered-table: $(STAMP)
 # head every bundle carries and the menu policy `bundle from-servers` exports, fit and
 # judged on the public requests beside the checkout (../shared/benchmarks/no_tool, read in
 # place) and both catalogs' train sides (their traces' train split, as `mine` splits them)
-# over their stock bundles, each public source held out in turn; the catalogs' eval
-# requests are judged only: docs/no_tool_sources.md, metrics/no_tool/model.json. Then the
-# stock menu bars, chosen on both catalogs' served train requests
-# (training/stock_bars.py, metrics/no_tool/stock_bars.json). About 16 minutes on 2
-# cores.
+# over their stock bundles, each public source held out in turn, the pair head also on the
+# pairs the no_tool_catalog folders offer (params no_tool.offered_folders); the catalogs'
+# eval requests are judged only: docs/no_tool_sources.md, metrics/no_tool/model.json. Then
+# the stock menu bars, chosen on both catalogs' served train requests
+# (training/stock_bars.py, metrics/no_tool/stock_bars.json). About 20 minutes on 2 cores.
+# The stock runtime a first bundle starts from (serving/stages/data/stock_runtime.json) is
+# chosen apart, on the demo's validation requests: training/checks/missing_margin_check.py.
 NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
 .PHONY: no-tool-model
 no-tool-model: $(STAMP)
