@@ -207,7 +207,7 @@ offered-table: $(STAMP)
 # the stock menu bars, chosen on both catalogs' served train requests
 # (training/stock_bars.py, metrics/no_tool/stock_bars.json). About 20 minutes on 2 cores.
 # The stock runtime a first bundle starts from (serving/stages/data/stock_runtime.json) is
-# chosen apart, on the demo's validation requests: training/checks/missing_margin_check.py.
+# chosen apart, on the demo's validation requests: `make stock-runtime` (about 4 minutes).
 NO_TOOL_CORPUS ?= ../shared/benchmarks/no_tool
 .PHONY: no-tool-model
 no-tool-model: $(STAMP)
@@ -228,6 +228,18 @@ no-tool-model: $(STAMP)
 		metrics/no_tool/stock_bars.json --bundle stb=bundles/stb_base \
 		--fit-traces stb=data/stb/traces.jsonl --bundle demo=bundles/base \
 		--fit-traces demo=data/demo/traces.jsonl
+
+# The stock runtime: what a first bundle looks up outside the session and whether it then
+# withholds the session's writes, chosen on the demo's validation requests (each with its
+# gold's connection removed, and apart in its own session) through the stock bundle with
+# the stock menu policy (training/checks/missing_margin_check.py, metrics/no_tool/stock_runtime.json).
+.PHONY: stock-runtime
+stock-runtime: $(STAMP)
+	$(VENV)/bin/dvc repro demo_world export_base
+	$(PY) -m training.checks.missing_margin_check bundles/base data/demo/valid.jsonl \
+		--margins 0 0.1 0.2 0.3 0.4 0.5 0.6 --menus stock --named-within 0.03 \
+		--stock-out serving/stages/data/stock_runtime.json \
+		--metrics metrics/no_tool/stock_runtime.json
 
 # Where a search's time goes (after `make demo`): py-spy samples demo searches in a loop
 # (training/checks/profile_search.py), once for the flame graph (docs/profile_search.svg),
