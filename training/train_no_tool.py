@@ -4,7 +4,7 @@
         --bundle stb=bundles/stb_base --fit-traces stb=data/stb/traces.jsonl
         --judge stb=data/stb/eval.jsonl --bundle demo=bundles/base
         --fit-traces demo=data/demo/traces.jsonl --judge demo=data/demo/eval.jsonl
-        [--public DIR]
+        [--public DIR] [--offered ../shared/benchmarks/no_tool_catalog]
 
 (`make no-tool-model` runs it.) Two things ship: the request-intent and pair heads
 (`serving/stages/data/request_intent.json.gz`: the `request_intent` and `pair_served`
@@ -25,6 +25,11 @@ catalogs' train sides (fit on StableToolBench alone, the model leaned on a cosin
 level follows its long requests and abstained on 0.36 of the demo's requests with a tool:
 docs/experiments.md); their eval files, the demo's out-of-catalog requests among them,
 are judged only.
+
+With `--offered`, the pair head also fits the pairs the `no_tool_catalog` folders of
+`no_tool.offered_folders` offer with their requests (`training.no_tool.offered`): each
+gold tool against the distractors its source offered beside it, and each request whose
+fitting tool was taken out against every tool left. They are in every fold's fit.
 
 Judging: each public no-tool **source group** is left out in turn: the heads and the
 model are fit without it, and it is judged on every catalog beside the judge files'
