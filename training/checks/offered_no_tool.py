@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     results: dict[str, dict[str, dict]] = {}
     for held in args.folders:
         others = [f for f in fit_folders if f != held]
-        fold_scores = {name: by_folder for name, by_folder in fixed.items()}
+        fold_scores = dict(fixed)
         x, y = pair_matrix([r for f in others for r in requests[f]], vectors)
         refit = LogisticRegression(C=1.0, max_iter=3000).fit(x, y)
         fold_scores["pair_refit"] = {
