@@ -65,10 +65,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     queries = [q for q in load_queries(args.valid).items if q.gold]
     policy = None
     if args.menus:
-        from serving.stages.menu_policy import STOCK_MENUS, MenuPolicy
+        from serving.stages.menu_policy import MenuPolicy, stock_menu_policy
 
-        path = STOCK_MENUS if args.menus == "stock" else Path(args.menus)
-        policy = MenuPolicy.from_dict(json.loads(path.read_text()))
+        policy = (stock_menu_policy() if args.menus == "stock"
+                  else MenuPolicy.from_dict(json.loads(Path(args.menus).read_text())))
     rows = []
     for margin in sorted(args.margins):
         selector = Selector.from_bundle(args.bundle, overrides={
@@ -88,17 +88,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             names = {m.name for m in found.missing() if m.kind == "connection"}
             named += need in names
             lines_missing += len(names)
-            menus = [offered(selector, s) for s in found.steps]
-            writes[0] += any(w for m in menus for w in m.values())
-            writes[1] += any(w for m, s in zip(menus, found.steps, strict=True)
-                             if not s.missing for w in m.values())
+            writes[0] += any(writes_in(selector, s.menu) for s in found.steps)
+            writes[1] += any(writes_in(selector, ruled(selector, s)) for s in found.steps)
             own = selector.discover(query.query, {**query.context, "connections": [
                 *query.context["connections"], need]})
             lines_own += len(own.missing())
-            menus = [offered(selector, s) for s in own.steps]
-            served = {t for m in menus for t in m}
-            unwritten = {t for m, s in zip(menus, own.steps, strict=True)
-                         for t, w in m.items() if not (w and s.missing)}
+            served = {t for s in own.steps for t in s.menu_ids}
+            unwritten = {c.tool_id for s in own.steps for c in ruled(selector, s)}
             kept[0] += sum(g in served for g in query.gold)
             kept[1] += sum(g in unwritten for g in query.gold)
             n_gold += len(query.gold)
@@ -142,11 +138,19 @@ def choose(rows: Sequence[dict], *, min_named: float,
     return max(ok, key=lambda r: r["margin"]) if ok else rows[0]
 
 
-def offered(selector, step) -> dict[str, bool]:  # noqa: ANN001
-    """A step's menu: tool id -> whether it writes."""
+def writes_in(selector, menu) -> bool:  # noqa: ANN001
+    """Whether `menu` (candidates) holds a write or destructive tool."""
     from serving.stages.menu_policy import WRITE_RISKS
 
-    return {t: selector.cards[t].risk in WRITE_RISKS for t in step.menu_ids}
+    return any(selector.cards[c.tool_id].risk in WRITE_RISKS for c in menu)
+
+
+def ruled(selector, step) -> list:  # noqa: ANN001
+    """The step's menu as `runtime.missing_withholds_writes` leaves it (the runtime's own
+    `withhold_writes`, where the step's lookup named something)."""
+    from serving.stages.menu_policy import withhold_writes
+
+    return withhold_writes(step.menu, selector.cards)[0] if step.missing else list(step.menu)
 
 
 if __name__ == "__main__":
