@@ -171,7 +171,8 @@ stb-category:
 # valid groups and end-to-end on the eval half, from the metrics make demo, make stb and
 # make bench-real left (a catalog not run yet leaves its row empty). HELD_OUT: catalogs
 # nothing was chosen on.
-CATALOGS = demo=metrics stb=metrics/stb stb_category=metrics/stb_category \
+CATALOGS = demo=metrics demo_valid=metrics/eval_valid.json stb=metrics/stb \
+	stb_category=metrics/stb_category \
 	callnavi=metrics/callnavi ultratool_en=metrics/ultratool_en nestools=metrics/nestools \
 	apibank_lv3_train=metrics/apibank_lv3_train toollens=metrics/toollens \
 	acebench=metrics/acebench hammerbench=metrics/hammerbench \

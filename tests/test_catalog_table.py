@@ -41,3 +41,12 @@ def test_the_cli_reads_metrics_dirs(tmp_path):
     main([str(out), f"stb={tmp_path / 'stb'}", f"gone={tmp_path / 'gone'}", "--held-out", "gone"])
     text = out.read_text()
     assert "| stb | 56 |" in text and "| gone (held out) |" in text
+
+
+def test_an_eval_file_alone_fills_the_end_to_end_cells(tmp_path):
+    (tmp_path / "eval_valid.json").write_text(json.dumps(EVAL))
+    out = tmp_path / "t.md"
+    main([str(out), f"demo_valid={tmp_path / 'eval_valid.json'}"])
+    row = next(line for line in out.read_text().splitlines() if line.startswith("| demo_valid"))
+    assert row == ("| demo_valid |" + "  |" * 7
+                   + " 0.452 / 0.464 / 0.472 | +2.0 | 0.694 / 0.604 / 0.753 |")

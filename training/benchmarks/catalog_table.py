@@ -1,12 +1,15 @@
 """One table, a row per catalog: each ranking stage against the one before it.
 
-    python -m training.benchmarks.catalog_table OUT.md NAME=METRICS_DIR ... [--held-out NAME ...]
+    python -m training.benchmarks.catalog_table OUT.md NAME=METRICS_DIR|EVAL_JSON ...
+        [--held-out NAME ...]
 
 Reads, per catalog, the metrics `make demo` or `make bench-real` wrote: `train_ltr.json`
 (valid MRR of every order on the ranker's own valid groups) and `eval.json` (end-to-end on
 the eval half, the `dense_order` and `cross_encoder` variants beside the pipeline, and the
-request-level baselines). A catalog marked `--held-out` chose nothing: its numbers are
-reported, never tuned on. Missing files leave their cells empty.
+request-level baselines). NAME=EVAL_JSON reads one evaluation alone (the demo's
+validation requests, `metrics/eval_valid.json`): its end-to-end cells. A catalog marked
+`--held-out` chose nothing: its numbers are reported, never tuned on. Missing files leave
+their cells empty.
 """
 
 from __future__ import annotations
@@ -85,7 +88,10 @@ on `train_ltr`'s own valid groups (one group moves it by up to 1 / their number)
 end-to-end columns are the eval half, where the dense order's relevance is calibrated and
 its menus cut as the ranker's are (`train_ltr`'s dense fallback). A ranker that does not
 beat the dense order on its valid groups does not ship: the shipped column then says
-`dense`. A catalog marked held out chose nothing. Caveats
+`dense`. The `demo_valid` row is the demo's bundle on its validation requests, phrased
+unlike its traces and its eval (`evaluate_valid`): only end-to-end cells, and its menus
+are in sample (`tune_menus` chose the bars there). A catalog marked held out chose
+nothing. Caveats
 per catalog are in `../shared/benchmarks/*/README.md`; the findings, in `experiments.md`.
 
 """
@@ -106,12 +112,17 @@ def table(rows: Sequence[CatalogRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_row(name: str, metrics_dir: Path, held_out: bool) -> CatalogRow:
-    def load(file: str) -> dict[str, Any]:
-        path = metrics_dir / file
+def read_row(name: str, metrics: Path, held_out: bool) -> CatalogRow:
+    """`metrics`: a metrics directory (its train_ltr.json and eval.json), or one evaluation's
+    JSON file, e.g. the demo's validation requests (`evaluate_valid`): the end-to-end cells
+    only, since the ranker's valid groups are its directory's row already."""
+    def load(path: Path) -> dict[str, Any]:
         return json.loads(path.read_text()) if path.is_file() else {}
 
-    return CatalogRow(name, held_out, load("train_ltr.json"), load("eval.json"))
+    if metrics.suffix == ".json":
+        return CatalogRow(name, held_out, {}, load(metrics))
+    return CatalogRow(name, held_out, load(metrics / "train_ltr.json"),
+                      load(metrics / "eval.json"))
 
 
 def table_parser(doc: str | None) -> argparse.ArgumentParser:
