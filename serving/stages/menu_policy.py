@@ -183,8 +183,13 @@ def withhold_writes(
     """`menu` without its write and destructive tools (one named exactly stays), and each
     of those with its reason (`rerank:missing_access`): the step's lookup found a better
     tool outside the session (`RuntimeParams.missing_withholds_writes`)."""
-    return ([c for c in menu if not unnamed_write(c, cards)],
-            [(c.tool_id, "rerank:missing_access") for c in menu if unnamed_write(c, cards)])
+    kept, withheld = [], []
+    for c in menu:
+        if unnamed_write(c, cards):
+            withheld.append((c.tool_id, "rerank:missing_access"))
+        else:
+            kept.append(c)
+    return kept, withheld
 
 
 def unnamed_write(c: Candidate, cards: Mapping[str, ToolCard]) -> bool:

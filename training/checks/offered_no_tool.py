@@ -187,16 +187,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             for f, rs in requests.items()},
     }
     fit_folders = [f for f in args.folders if f not in NOT_ENGLISH]
+    features = {f: pair_matrix(rs, vectors) for f, rs in requests.items()}  # once, every fold
     results: dict[str, dict[str, dict]] = {}
     for held in args.folders:
         others = [f for f in fit_folders if f != held]
         fold_scores = dict(fixed)
-        x, y = pair_matrix([r for f in others for r in requests[f]], vectors)
+        x = np.vstack([features[f][0] for f in others])
+        y = np.concatenate([features[f][1] for f in others])
         refit = LogisticRegression(C=1.0, max_iter=3000).fit(x, y)
         fold_scores["pair_refit"] = {
-            f: best_per_request(rs, refit.decision_function(pair_matrix(rs, vectors)[0]))
+            f: best_per_request(rs, refit.decision_function(features[f][0]))
             for f, rs in requests.items()}
-        x, y = pair_matrix(requests[held], vectors)
+        x, y = features[held]
         own = LogisticRegression(C=1.0, max_iter=3000).fit(x, y)
         fold_scores["pair_own"] = {
             held: best_per_request(requests[held], own.decision_function(x)),

@@ -69,5 +69,3 @@ def read_folder(folder: Path, *, seed: int, match_lengths: bool = True
                                   tuple(texts[c] for c in offered),
                                   tuple(c in q.gold for c in offered)))
     return out
-
-
