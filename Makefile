@@ -113,10 +113,11 @@ STB_DIR = ../shared/benchmarks/stabletoolbench
 # order alone, the cross-encoder (with its dense prior) instead of the ranker, the subgoals
 # without the whole-request list, the request-level RRF order, menus that ignore a product
 # the step names, menus without the bars and the no-tool decision (menu_policy_off), the
-# encoders through torch instead of ONNX, and the stock bundle. More
+# encoders through torch instead of ONNX, both encoders in fp32 (the shipped runtime reads
+# their int8 graphs), and the stock bundle. More
 # on the command line, e.g.
 # EVAL_VARIANTS="--variant fused_order=reranker:fused
-# --variant int8_retriever=runtime:retriever_weights=int8"
+# --variant fp32_retriever=runtime:retriever_weights=fp32"
 EVAL_VARIANTS = \
 	--variant dense_order=runtime:reranker=dense \
 	--variant cross_encoder=reranker:cross_encoder \
@@ -125,6 +126,7 @@ EVAL_VARIANTS = \
 	--variant named_products_off=runtime:named_connections_first=false \
 	--variant menu_policy_off=runtime:menu_policy=false \
 	--variant torch_encoders=runtime:encoder_backend=torch \
+	--variant fp32_encoders=runtime:retriever_weights=fp32,intent_weights=fp32 \
 	--variant stock_bundle=bundle:bundles/$(NAME)_base
 .PHONY: bench-real stb stb-category
 bench-real: $(STAMP)

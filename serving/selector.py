@@ -446,7 +446,8 @@ class Selector(CallFacade):
         if not self._intent_resolved:
             self._intent, why = intent_scorer(self.bundle, self.encoder,
                                               threads=encoder_threads(self.bundle.root,
-                                                                      self.params))
+                                                                      self.params),
+                                              weights=self.params.intent_weights)
             self._intent_resolved = True
             if self._intent is None:
                 log.warning("the request-intent signals are off (0 for every step): %s", why)

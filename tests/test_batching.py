@@ -18,7 +18,7 @@ from serving.bundle.files import load_bundle
 from serving.bundle.onnx_models import OnnxEncoder, length_groups
 from serving.gateway.batching import BatchingEncoder, BatchSettings
 from serving.gateway.config import ConfigError, parse_config
-from serving.gateway.index import LiveIndex, batch_invariant
+from serving.gateway.index import LiveIndex, batching_pays
 from serving.gateway.registry import Registry
 from serving.gateway.server import batch_settings
 
@@ -133,14 +133,21 @@ def test_close_answers_every_queued_caller_and_later_calls_run_unbatched(onnx_en
     assert batcher.report()["calls"] == 4
 
 
-def test_an_int8_graph_is_not_batch_invariant_so_it_is_not_batched(fixture_bundle):
+def test_an_int8_graph_embeds_each_text_alone_so_it_is_not_batched(fixture_bundle):
     int8 = OnnxEncoder(fixture_bundle / "models" / "retriever", weights="int8", threads=1)
-    # of similar length, so they share one run of the graph (`length_groups`)
+    # of similar length, so in one run of the graph (`length_groups`) they would share the
+    # activation scales of the dynamic quantization
     text, other = TEXTS[1], "DELETE EVERY CLOSED MERGE REQUEST OF A PROJECT"
     alone = int8.encode([text])[0]
-    beside_other = int8.encode([text, other])[0]
-    assert np.abs(alone - beside_other).max() > 1e-3  # why it is left out
-    assert not batch_invariant(int8) and batch_invariant(CachedEncoder(
+    session, tokenizer, settings = int8._load()
+    both = tokenizer.encode_batch([text, other])
+    feeds = {name: np.asarray([getattr(e, attr) for e in both], dtype=np.int64)
+             for name, attr in (("input_ids", "ids"), ("attention_mask", "attention_mask"),
+                                ("token_type_ids", "type_ids"))}
+    in_company = session.run([settings["output"]], feeds)[0][0]
+    assert np.abs(alone - in_company).max() > 1e-3  # why each text runs alone
+    np.testing.assert_array_equal(int8.encode([text, other])[0], alone)
+    assert not batching_pays(int8) and batching_pays(CachedEncoder(
         OnnxEncoder(fixture_bundle / "models" / "retriever")))
 
 

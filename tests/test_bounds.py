@@ -45,6 +45,8 @@ def test_limits_are_checked():
         RuntimeParams.from_dict({"encoder_backend": "tf"})
     with pytest.raises(ValueError, match="retriever_weights 'fp16'"):
         RuntimeParams.from_dict({"retriever_weights": "fp16"})
+    with pytest.raises(ValueError, match="intent_weights 'fp16'"):
+        RuntimeParams.from_dict({"intent_weights": "fp16"})
 
 
 def test_a_200kb_request_returns_fast_with_warnings(fixture_bundle):

@@ -442,6 +442,9 @@ def test_a_cold_start_variant_runs_the_bundle_with_the_stock_policy(fixture_bund
     # ... and the stock runtime a first bundle starts from
     stock = stock_runtime_overrides()
     assert stock and {k: getattr(cold.params, k) for k in stock} == stock
+    # ... with the fp32 encoders `bundle from-servers` exports, whatever the bundle's runtime
+    assert base.params.retriever_weights == "int8"  # params.yaml's, as exported
+    assert (cold.params.retriever_weights, cold.params.intent_weights) == ("fp32", "fp32")
 
 
 def test_the_stock_runtime_is_refused_when_malformed(tmp_path, monkeypatch):

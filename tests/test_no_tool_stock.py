@@ -322,3 +322,29 @@ def test_the_bundles_card_vectors_are_read_not_embedded(tmp_path, fixture_cards)
     with pytest.raises(IntentError, match="2 vectors for 3 cards"):
         load_card_vectors(SimpleNamespace(root=tmp_path, cards=tuple(fixture_cards[:3])))
     assert load_card_vectors(None) == {}
+
+
+def test_the_heads_read_the_lint_encoders_int8_graph_only_as_its_quantized_sibling(tmp_path):
+    from types import SimpleNamespace
+
+    from serving.bundle.encoder import stock_model_path
+    from serving.bundle.onnx_models import ONNX_DIR, ONNX_FILES, OnnxEncoder
+    from serving.catalog.meaning_check import LINT_ENCODER_DIR
+    from serving.stages.intent import INT8_PROBE_MIN_COSINE, SHIPPED_INTENT, int8_sibling
+    from training.release.onnx_export import export_onnx
+
+    # a bundle as the head sees one: its root, and a check that vets each file it reads
+    vetted = []
+    bundle = SimpleNamespace(root=tmp_path, weights=SimpleNamespace(
+        check=lambda path: vetted.append(path.name) or path))
+    assert int8_sibling(bundle) is None  # no lint encoder
+    lint_dir = tmp_path / LINT_ENCODER_DIR
+    out = export_onnx(stock_model_path(), "bi_encoder", out_dir=lint_dir / ONNX_DIR)
+    head = RequestIntent.load(SHIPPED_INTENT)
+    assert head.accepts(OnnxEncoder(lint_dir))  # the fp32 graph: the head's own encoder
+    int8 = int8_sibling(bundle, threads=1)
+    assert isinstance(int8, OnnxEncoder) and int8.weights == "int8"
+    assert ONNX_FILES["int8"] in vetted  # hash-checked like every file of a bundle
+    assert float(int8.encode([PROBE])[0] @ head.probe) >= INT8_PROBE_MIN_COSINE
+    (out / ONNX_FILES["int8"]).unlink()  # a bundle exported before it: fp32, as before
+    assert int8_sibling(bundle) is None

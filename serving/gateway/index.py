@@ -10,7 +10,7 @@ finds what can be called.
 With batching on, the Selectors embed requests through one batcher per encoder (the
 retriever's and, when the request-intent head reads another, that one), shared by every
 rebuild: concurrent searches share model calls (`serving.gateway.batching`). An int8
-graph is never batched: its rows depend on the batch (`batch_invariant`).
+graph is never batched: it embeds one text a call anyway (`batching_pays`).
 """
 
 from __future__ import annotations
@@ -110,9 +110,8 @@ class LiveIndex:
     def _batched(self, name: str, encoder: TextEncoder) -> TextEncoder:
         if not self.batching.enabled:
             return encoder
-        if not batch_invariant(encoder):
-            log.info("%s: %s is not batched (its rows would depend on the batch)",
-                     name, encoder.key)
+        if not batching_pays(encoder):
+            log.info("%s: %s is not batched (it embeds one text a call)", name, encoder.key)
             return encoder
         self.batchers[name] = BatchingEncoder(encoder, self.batching, name=name)
         return self.batchers[name]
@@ -128,7 +127,8 @@ class LiveIndex:
         if self._intent is None:
             scorer, _why = intent_scorer(self.bundle, self._encoder,
                                          threads=encoder_threads(self.bundle.root,
-                                                                 selector.params))
+                                                                 selector.params),
+                                         weights=selector.params.intent_weights)
             if scorer is None:
                 return  # the Selector tries again and says why in its warning
             if scorer.encoder is not None:
@@ -150,11 +150,11 @@ class LiveIndex:
         return self._vectors
 
 
-def batch_invariant(encoder: TextEncoder) -> bool:
-    """Whether a text's row is the same in any batch. Not for an int8 ONNX graph: its
-    dynamic quantization scales activations by the whole input, other texts and their
-    padding included (a one-word text moves by ~0.04 beside a long one), so one client's
-    results would depend on who else searched at that moment."""
+def batching_pays(encoder: TextEncoder) -> bool:
+    """Whether merging concurrent callers' texts into one model call saves work. Not for an
+    int8 ONNX graph: it embeds each text alone (`OnnxEncoder.runs_alone`: in company its
+    dynamic quantization would make one client's vectors depend on who else searched), so
+    a merged call would only queue the callers behind one thread."""
     return not encoder.key.endswith("@onnx-int8")
 
 

@@ -92,6 +92,9 @@ class RuntimeParams:
     encoder_backend: str = "auto"
     retriever_weights: str = "fp32"  # onnx: fp32 | int8 graph of the bi-encoder
     reranker_weights: str = "fp32"  # onnx: fp32 | int8 graph of the cross-encoder
+    # onnx: fp32 | int8 graph of the stock encoder the request-intent and pair heads read
+    # (a bundle's lint encoder; the lint's review reads fp32 whatever this says)
+    intent_weights: str = "fp32"
     onnx_threads: int = 0  # onnxruntime intra-op threads; 0 = every core, shared by two encoders
     # BLAS threads of the process (serving.operations.blas): 1, since every product the
     # runtime makes is one request against one catalog; 0 leaves numpy's default
@@ -139,6 +142,7 @@ class RuntimeParams:
             )
         check_weights(params.retriever_weights, "runtime params: retriever_weights")
         check_weights(params.reranker_weights, "runtime params: reranker_weights")
+        check_weights(params.intent_weights, "runtime params: intent_weights")
         limits = (params.max_request_chars, params.max_subgoals, params.max_rerank_pairs)
         if (min(limits) < 1 or min(params.onnx_threads, params.blas_threads) < 0
                 or params.ann_threshold < 1):

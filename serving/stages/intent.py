@@ -188,6 +188,30 @@ class IntentScorer:
             return np.stack([self._cards[k] for k in keys]) if keys else np.zeros((0, 0))
 
 
+# the int8 graph is the accepted fp32 graph quantized, not another model: its probe only has
+# to land near (int8 keeps a cosine of ~0.99 to fp32's on requests; another model ~0.7)
+INT8_PROBE_MIN_COSINE = 0.98
+
+
+def int8_sibling(bundle: Bundle | None, *, threads: int = 0) -> TextEncoder | None:
+    """The int8 graph of the bundle's lint encoder, whose fp32 graph the head accepted:
+    less CPU a search, the same abstentions and menus on the demo's eval
+    (docs/experiments.md). None where the bundle has none (exports before it) or its probe
+    lands too far."""
+    from serving.bundle.onnx_models import ONNX_DIR, ONNX_FILES, OnnxEncoder
+    from serving.catalog.meaning_check import LINT_ENCODER_DIR
+
+    if bundle is None:
+        return None
+    lint_dir = bundle.root / LINT_ENCODER_DIR
+    if not (lint_dir / ONNX_DIR / ONNX_FILES["int8"]).is_file():
+        return None
+    encoder = OnnxEncoder(lint_dir, weights="int8", threads=threads, check=bundle.weights.check)
+    head = bundle_intent(bundle)
+    vector = np.asarray(encoder.encode([PROBE])[0], dtype=np.float64)
+    return encoder if float(vector @ head.probe) >= INT8_PROBE_MIN_COSINE else None
+
+
 def card_key(card: ToolCard) -> str:
     """What a card's stock vector is kept under: the sha256 of the text it embeds."""
     return hashlib.sha256(card.index_text().encode()).hexdigest()
@@ -213,12 +237,13 @@ def bundle_intent(bundle: Bundle | None) -> RequestIntent:
     return shipped_intent()
 
 
-def intent_scorer(bundle: Bundle | None, retriever: TextEncoder, *,
-                  threads: int = 0) -> tuple[IntentScorer | None, str]:
+def intent_scorer(bundle: Bundle | None, retriever: TextEncoder, *, threads: int = 0,
+                  weights: str = "fp32") -> tuple[IntentScorer | None, str]:
     """The head of `bundle` with the first encoder it accepts: the retriever itself, else
     the stock encoder the lint's check by meaning found (the bundle's lint encoder, its
     retriever as fp32 ONNX, with `threads` ONNX threads like the selector's own; the
-    packaged torch model); (None, why) when there is none."""
+    packaged torch model); (None, why) when there is none. `weights` int8: the lint
+    encoder's int8 graph where the bundle has one (`int8_sibling`)."""
     try:
         head = bundle_intent(bundle)
     except (IntentError, OSError) as err:
@@ -229,6 +254,8 @@ def intent_scorer(bundle: Bundle | None, retriever: TextEncoder, *,
 
     encoder = meaning_check(bundle, threads=threads).encoder
     if encoder is not None and head.accepts(encoder):
+        if weights == "int8":
+            encoder = int8_sibling(bundle, threads=threads) or encoder
         try:
             cards = load_card_vectors(bundle)
         except (IntentError, OSError, ValueError) as err:

@@ -20,6 +20,10 @@ from serving.stages.menu_policy import stock_menu_policy
 from serving.stages.rerank import CrossEncoderReranker, LearnedReranker
 
 VARIANT_KINDS = ("reranker", "retriever", "bundle", "runtime", "cold_start")
+# the encoders' weights `bundle from-servers` exports (RuntimeParams' defaults: fp32), over
+# whatever the stock bundle of the pipeline was exported with
+FIRST_BUNDLE_ENCODERS = {key: getattr(RuntimeParams(), key)
+                         for key in ("retriever_weights", "intent_weights")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +122,9 @@ class ModelCache:
 
     vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     scores: dict[tuple[str, str, str], float] = field(default_factory=dict)
-    # request-intent heads by (bundle, retriever key): variants of one bundle resolve (and
-    # load the head's second encoder) once
-    intents: dict[tuple[str, str], IntentScorer | None] = field(default_factory=dict)
+    # request-intent heads by (bundle, retriever key, the head's weights): variants of one
+    # bundle resolve (and load the head's second encoder) once
+    intents: dict[tuple[str, str, str], IntentScorer | None] = field(default_factory=dict)
 
     def wrap(self, selector: Selector, *, encoder: TextEncoder | None = None) -> Selector:
         """The same selector with its models behind this cache, the request-intent head's
@@ -139,10 +143,10 @@ class ModelCache:
         model = selector.menu_policy.no_tool
         if model is not None and "request_intent" not in model.signals:
             return None
-        key = (str(selector.bundle.root), encoder.key)
+        key = (str(selector.bundle.root), encoder.key, selector.params.intent_weights)
         if key not in self.intents:
             scorer, _why = intent_scorer(selector.bundle, encoder, threads=encoder_threads(
-                selector.bundle.root, selector.params))
+                selector.bundle.root, selector.params), weights=selector.params.intent_weights)
             if scorer is not None and scorer.encoder is not None:
                 scorer = scorer.with_encoder(CachedEncoder(scorer.encoder, self.vectors))
             self.intents[key] = scorer
@@ -170,7 +174,8 @@ def variant_selector(variant: Variant, base: Selector, cache: ModelCache | None 
     if variant.kind == "bundle":
         return cache.wrap(Selector.from_bundle(variant.arg))
     if variant.kind == "cold_start":
-        stock = Selector.from_bundle(variant.arg, overrides=stock_runtime_overrides())
+        stock = Selector.from_bundle(variant.arg, overrides={
+            **stock_runtime_overrides(), **FIRST_BUNDLE_ENCODERS})
         return cache.wrap(stock.with_models(menu_policy=stock_menu_policy()))
     if variant.kind == "runtime":
         swapped = Selector.from_bundle(

@@ -19,7 +19,7 @@ import numpy as np
 from serving.bundle import files as B
 from serving.bundle.cached_encoder import text_key, write_vectors
 from serving.bundle.encoder import Encoder, TextEncoder, stock_model_path
-from serving.bundle.onnx_models import EXTERNAL_DATA_SUFFIX, ONNX_DIR, ONNX_FILES
+from serving.bundle.onnx_models import ONNX_DIR
 from serving.catalog.meaning import MeaningDetector, review_sentences
 from serving.catalog.meaning_check import (
     BUNDLE_DETECTOR,
@@ -178,8 +178,9 @@ def export_review_vectors(
 def export_lint(root: Path, detector: Path, retriever_path: Path, *, onnx: bool) -> None:
     """The lint's detector at `lint/detector.json.gz` and, where the runtime could not
     embed with an encoder it accepts (an ONNX bundle whose retriever was fine-tuned), the
-    stock encoder as ONNX (fp32 only: the int8 graph's vectors drift from the ones the
-    detector was fit on) at `models/lint_encoder/onnx/`."""
+    stock encoder as ONNX at `models/lint_encoder/onnx/`: fp32 for the review, whose
+    detector reads the vectors it was fit on, and int8 for the per-search request-intent
+    and pair heads where `runtime.intent_weights` asks for it."""
     target = root / BUNDLE_DETECTOR
     target.parent.mkdir(parents=True, exist_ok=True)
     MeaningDetector.load(detector)  # refuse a file the runtime would refuse
@@ -187,9 +188,7 @@ def export_lint(root: Path, detector: Path, retriever_path: Path, *, onnx: bool)
     stock = stock_model_path()
     if not onnx or Path(retriever_path).resolve() == stock.resolve():
         return
-    out = export_onnx(stock, "bi_encoder", out_dir=root / LINT_ENCODER_DIR / ONNX_DIR)
-    for name in (ONNX_FILES["int8"], ONNX_FILES["int8"] + EXTERNAL_DATA_SUFFIX):
-        (out / name).unlink(missing_ok=True)
+    export_onnx(stock, "bi_encoder", out_dir=root / LINT_ENCODER_DIR / ONNX_DIR)
 
 
 def export_bundle_onnx(root: Path) -> None:
