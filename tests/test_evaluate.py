@@ -477,7 +477,9 @@ def test_a_warmed_replay_embeds_nothing_more_and_selects_the_same(fixture_bundle
     from training.evaluation.variants import ModelCache
     from training.evaluation.warm import replay_texts, warm_encoders
 
-    plain = Selector.from_bundle(fixture_bundle, overrides={"menu_policy": False})
+    # fp32, as `bundle from-servers` exports a stock bundle: the head reads the retriever
+    plain = Selector.from_bundle(fixture_bundle, overrides={"menu_policy": False,
+                                                            "retriever_weights": "fp32"})
     seen: list[str] = []
 
     class Counting:  # the retriever, noting every text it embeds

@@ -327,6 +327,7 @@ def test_the_bundles_card_vectors_are_read_not_embedded(tmp_path, fixture_cards)
 def test_the_heads_read_the_lint_encoders_int8_graph_only_as_its_quantized_sibling(tmp_path):
     from types import SimpleNamespace
 
+    from serving.bundle.cached_encoder import CachedEncoder
     from serving.bundle.encoder import stock_model_path
     from serving.bundle.onnx_models import ONNX_DIR, ONNX_FILES, OnnxEncoder
     from serving.catalog.meaning_check import LINT_ENCODER_DIR
@@ -343,7 +344,7 @@ def test_the_heads_read_the_lint_encoders_int8_graph_only_as_its_quantized_sibli
     head = RequestIntent.load(SHIPPED_INTENT)
     assert head.accepts(OnnxEncoder(lint_dir))  # the fp32 graph: the head's own encoder
     int8 = int8_sibling(bundle, threads=1)
-    assert isinstance(int8, OnnxEncoder) and int8.weights == "int8"
+    assert isinstance(int8, CachedEncoder) and int8.key.endswith("@onnx-int8")
     assert ONNX_FILES["int8"] in vetted  # hash-checked like every file of a bundle
     assert float(int8.encode([PROBE])[0] @ head.probe) >= INT8_PROBE_MIN_COSINE
     (out / ONNX_FILES["int8"]).unlink()  # a bundle exported before it: fp32, as before
