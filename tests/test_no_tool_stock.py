@@ -324,7 +324,7 @@ def test_the_bundles_card_vectors_are_read_not_embedded(tmp_path, fixture_cards)
     assert load_card_vectors(None) == {}
 
 
-def test_the_heads_read_the_lint_encoders_int8_graph_only_as_its_quantized_sibling(tmp_path):
+def test_the_heads_read_the_lint_encoders_int8_graph_when_its_probe_lands_near(tmp_path):
     from types import SimpleNamespace
 
     from serving.bundle.cached_encoder import CachedEncoder
@@ -338,14 +338,15 @@ def test_the_heads_read_the_lint_encoders_int8_graph_only_as_its_quantized_sibli
     vetted = []
     bundle = SimpleNamespace(root=tmp_path, weights=SimpleNamespace(
         check=lambda path: vetted.append(path.name) or path))
-    assert int8_sibling(bundle) is None  # no lint encoder
+    head = RequestIntent.load(SHIPPED_INTENT)
+    assert int8_sibling(bundle, head) is None  # no lint encoder
     lint_dir = tmp_path / LINT_ENCODER_DIR
     out = export_onnx(stock_model_path(), "bi_encoder", out_dir=lint_dir / ONNX_DIR)
-    head = RequestIntent.load(SHIPPED_INTENT)
     assert head.accepts(OnnxEncoder(lint_dir))  # the fp32 graph: the head's own encoder
-    int8 = int8_sibling(bundle, threads=1)
+    int8 = int8_sibling(bundle, head, threads=1)
     assert isinstance(int8, CachedEncoder) and int8.key.endswith("@onnx-int8")
     assert ONNX_FILES["int8"] in vetted  # hash-checked like every file of a bundle
     assert float(int8.encode([PROBE])[0] @ head.probe) >= INT8_PROBE_MIN_COSINE
+    assert int8_sibling(bundle, replace(head, probe=-head.probe)) is None  # another model's
     (out / ONNX_FILES["int8"]).unlink()  # a bundle exported before it: fp32, as before
-    assert int8_sibling(bundle) is None
+    assert int8_sibling(bundle, head) is None

@@ -193,11 +193,13 @@ class IntentScorer:
 INT8_PROBE_MIN_COSINE = 0.98
 
 
-def int8_sibling(bundle: Bundle | None, *, threads: int = 0) -> TextEncoder | None:
-    """The int8 graph of the bundle's lint encoder, whose fp32 graph the head accepted:
-    less CPU a search, the same abstentions and menus on the demo's eval
-    (docs/experiments.md). None where the bundle has none (exports before it) or its probe
-    lands too far."""
+def int8_sibling(bundle: Bundle | None, head: RequestIntent, *,
+                 threads: int = 0) -> TextEncoder | None:
+    """The int8 graph of the bundle's lint encoder: the stock encoder `head` was fit on,
+    quantized (the manifest vouches for the file, the probe for the model), so no fp32
+    session is built for the head. Less CPU a search, the same abstentions and menus on
+    the demo's eval (docs/experiments.md). None where the bundle has none (exports before
+    it) or its probe lands too far."""
     from serving.bundle.onnx_models import ONNX_DIR, ONNX_FILES, OnnxEncoder
     from serving.catalog.meaning_check import LINT_ENCODER_DIR
 
@@ -209,7 +211,6 @@ def int8_sibling(bundle: Bundle | None, *, threads: int = 0) -> TextEncoder | No
     from serving.bundle.cached_encoder import CachedEncoder
 
     encoder = OnnxEncoder(lint_dir, weights="int8", threads=threads, check=bundle.weights.check)
-    head = bundle_intent(bundle)
     vector = np.asarray(encoder.encode([PROBE])[0], dtype=np.float64)
     if float(vector @ head.probe) < INT8_PROBE_MIN_COSINE:
         return None
@@ -250,22 +251,22 @@ def intent_scorer(bundle: Bundle | None, retriever: TextEncoder, *, threads: int
     the stock encoder the lint's check by meaning found (the bundle's lint encoder, its
     retriever as fp32 ONNX, with `threads` ONNX threads like the selector's own; the
     packaged torch model); (None, why) when there is none. `weights` int8: the lint
-    encoder's int8 graph where the bundle has one (`int8_sibling`)."""
+    encoder's int8 graph first, where the bundle has one (`int8_sibling`)."""
     try:
         head = bundle_intent(bundle)
     except (IntentError, OSError) as err:
         return None, str(err)
     if head.accepts(retriever):
         return IntentScorer(head, None), ""
-    from serving.catalog.meaning_check import meaning_check
+    encoder = int8_sibling(bundle, head, threads=threads) if weights == "int8" else None
+    if encoder is None:
+        from serving.catalog.meaning_check import meaning_check
 
-    encoder = meaning_check(bundle, threads=threads).encoder
-    if encoder is not None and head.accepts(encoder):
-        if weights == "int8":
-            encoder = int8_sibling(bundle, threads=threads) or encoder
-        try:
-            cards = load_card_vectors(bundle)
-        except (IntentError, OSError, ValueError) as err:
-            return None, str(err)
-        return IntentScorer(head, encoder, cards), ""
-    return None, "no encoder the request-intent head was fit on is at hand"
+        encoder = meaning_check(bundle, threads=threads).encoder
+        if encoder is None or not head.accepts(encoder):
+            return None, "no encoder the request-intent head was fit on is at hand"
+    try:
+        cards = load_card_vectors(bundle)
+    except (IntentError, OSError, ValueError) as err:
+        return None, str(err)
+    return IntentScorer(head, encoder, cards), ""
