@@ -174,7 +174,7 @@ class OnnxEncoder(_OnnxModel):
         """The int8 graph embeds one text a call: its dynamic quantization scales activations
         by the whole input, so in company a text's vector would move with the other texts
         and their padding (a cache would keep whichever came first). Alone, a text has one
-        vector, and int8 still costs 2.5x less CPU than fp32 in a batch."""
+        vector, and int8 still costs less CPU than fp32 in a batch."""
         return self.weights == "int8"
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:

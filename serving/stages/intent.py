@@ -200,6 +200,7 @@ def int8_sibling(bundle: Bundle | None, head: RequestIntent, *,
     session is built for the head. Less CPU a search, the same abstentions and menus on
     the demo's eval (docs/experiments.md). None where the bundle has none (exports before
     it) or its probe lands too far."""
+    from serving.bundle.cached_encoder import CachedEncoder
     from serving.bundle.onnx_models import ONNX_DIR, ONNX_FILES, OnnxEncoder
     from serving.catalog.meaning_check import LINT_ENCODER_DIR
 
@@ -208,15 +209,13 @@ def int8_sibling(bundle: Bundle | None, head: RequestIntent, *,
     lint_dir = bundle.root / LINT_ENCODER_DIR
     if not (lint_dir / ONNX_DIR / ONNX_FILES["int8"]).is_file():
         return None
-    from serving.bundle.cached_encoder import CachedEncoder
-
     encoder = OnnxEncoder(lint_dir, weights="int8", threads=threads, check=bundle.weights.check)
     vector = np.asarray(encoder.encode([PROBE])[0], dtype=np.float64)
     if float(vector @ head.probe) < INT8_PROBE_MIN_COSINE:
         return None
     # kept as the fp32 encoder is (the lint's): a search embeds some texts twice (what the
     # session lacks), and one call at a time keeps concurrent searches from crowding the
-    # cores with model threads (8 threads: 34 ms of CPU a search without it, 20 with it)
+    # cores with model threads (8 threads: 34 ms of CPU a search without it, 18 with it)
     return CachedEncoder(encoder)
 
 
