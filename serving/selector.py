@@ -744,26 +744,48 @@ class Selector(CallFacade):
             return missing_access((), self.cards, ctx, above=0.0, named=lacking,
                                   at_most=self.params.max_missing)
         open_mask = self._access.offered(ctx)  # every connection, the offered tools only
-        stages: list[tuple[str, Stage]] = [
+        found = run_stages(Selection(subgoal), [
             *self._retrieval_stages(vector, open_mask, extra_exact=[]),
             ("filter", HardFilter(self.cards, ctx, self.policy, check_access=False)),
+        ])
+        read_bar = self.menu_bars.read
+        if not self._outside_may_count(found.candidates, ctx, depth, lacking, read_bar):
+            # the open list holds no tool the session lacks that could be named: the
+            # answer is the named products alone, without the rerank (exactly the same)
+            return missing_access((), self.cards, ctx, above=0.0, named=lacking,
+                                  at_most=self.params.max_missing)
+        outside = run_stages(found, [
             ("rerank", RerankStage(self.reranker, self.cards, depth=depth,
                                    named_connections=self.named_connections)),
-        ]
-        outside = run_stages(Selection(subgoal), stages).candidates
-        open_signals = step_signals(
-            subgoal, outside, named_products(subgoal, self.named_connections),
-            self._bm25.vocab, intent,
-            self.pair_served(request_vector, [c.tool_id for c in outside[:PAIR_TOP]]),
-        ) if outside else None
-        if not lacking and served_nowhere(self.menu_policy.no_tool, open_signals):
-            return ()  # nothing would serve it with every connection either
+        ]).candidates
         # compared within the open lookup, where both sides are scored against the same
         # candidates (a tool's relevance depends on what it competes with); the read bar
         # for every tool, since naming a missing connection calls nothing
         reachable = max((c.score for c in outside if lacked(self.cards[c.tool_id], ctx) is None),
                         default=0.0)
-        read_bar = self.menu_bars.read
         fit = [c for c in outside if c.score >= read_bar]
-        return missing_access(fit, self.cards, ctx, above=reachable + self.params.missing_margin,
-                              named=lacking, at_most=self.params.max_missing)
+        groups = missing_access(fit, self.cards, ctx, above=reachable + self.params.missing_margin,
+                                named=lacking, at_most=self.params.max_missing)
+        if not groups or lacking:
+            return groups
+        # nothing to name unless it would be served with every connection open either
+        open_signals = step_signals(
+            subgoal, outside, named_products(subgoal, self.named_connections),
+            self._bm25.vocab, intent,
+            self.pair_served(request_vector, [c.tool_id for c in outside[:PAIR_TOP]]),
+        )
+        return () if served_nowhere(self.menu_policy.no_tool, open_signals) else groups
+
+    def _outside_may_count(
+        self, found: Sequence[Candidate], ctx: SessionContext, depth: int,
+        lacking: Sequence[str], read_bar: float,
+    ) -> bool:
+        """Whether a tool the session lacks could be named from the open lookup's filtered
+        candidates: one the rerank scores (the first `depth`), or, where the read bar lets
+        the unscored tail (relevance 0) through, one of a product the step names."""
+        for i, c in enumerate(found):
+            need = lacked(self.cards[c.tool_id], ctx)
+            if need is not None and (i < depth or (
+                    read_bar <= 0.0 and need[0] == "connection" and need[1] in lacking)):
+                return True
+        return False

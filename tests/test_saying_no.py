@@ -31,6 +31,7 @@ from serving.stages.menu_policy import (
     withhold_writes,
 )
 from serving.stages.missing_access import missing_access
+from serving.stages.rerank import RerankStage
 from training.evaluation.variants import ModelCache, Variant, variant_selector
 from training.no_tool.operating_point import choose_threshold
 from training.tune_menus import (
@@ -428,6 +429,41 @@ def test_a_session_that_may_call_every_tool_skips_the_open_lookup(
     passes.clear()
     found = selector.discover(request, every)
     assert len(passes) == len(found.steps) and not found.missing()
+
+
+def test_the_open_lookup_reranks_only_where_a_lacked_tool_could_be_named(
+    fixture_bundle, monkeypatch
+):
+    # the open lookup skips its rerank when no tool the session lacks reached the scored
+    # head (nor, under a read bar of 0, the tail of a product the step names): the
+    # answers must be those of the full lookup, on requests where it names something
+    selector = Selector.from_bundle(fixture_bundle, overrides={"missing_access_below": 1.0})
+    requests = ["open a Jira ticket for the failed checkout deploy",
+                "post the release notes to #eng on slack", "list the commits of checkout",
+                "page the on-call engineer about the outage", "what's the capital of France"]
+    every = sorted({c.requires.connection for c in selector.cards.values()})
+    contexts = [{"connections": ["github", "slack"]}, {"connections": ["github"]},
+                {"connections": ["github", "slack"], "env": "staging"},
+                *({"connections": [c for c in every if c != lacked]} for lacked in every)]
+
+    def answers():
+        return [[m.to_dict() for m in selector.discover(r, c).missing()]
+                for r in requests for c in contexts]
+
+    reranks = []
+    real_rerank = RerankStage.__call__
+
+    def counted(self, sel):
+        reranks.append(1)
+        return real_rerank(self, sel)
+
+    monkeypatch.setattr(RerankStage, "__call__", counted)
+    shortcut = answers()
+    n_shortcut = len(reranks)
+    reranks.clear()
+    monkeypatch.setattr(Selector, "_outside_may_count", lambda self, *a: True)
+    assert answers() == shortcut and any(shortcut)
+    assert n_shortcut < len(reranks)  # some lookups were answered without a rerank
 
 
 def test_a_session_offered_a_tool_list_is_served_from_it_and_never_told_of_the_rest(

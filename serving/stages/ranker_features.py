@@ -92,6 +92,17 @@ class Outcomes:
         return Outcomes(max(0, self.success - success), max(0, self.failure - failure))
 
 
+@dataclass(frozen=True, slots=True)
+class CardFeatures:
+    """What a candidate's features read off its card and its own history alone."""
+
+    operations: frozenset[str]
+    entities: frozenset[str]
+    success: float
+    uses: float
+    age_days: float
+
+
 @dataclass(frozen=True)
 class History:
     """Past outcomes per tool and per (capability key, tool); `as_of` dates tool age."""
@@ -99,6 +110,10 @@ class History:
     as_of: str = "1970-01-01"
     tools: Mapping[str, Outcomes] = field(default_factory=dict)
     similar: Mapping[str, Mapping[str, Outcomes]] = field(default_factory=dict)  # key -> tool
+    # a card's features that no subgoal changes, by tool id (with the card they were read
+    # from): every search reranks the same tools, and dates and sets cost ~half of a row
+    _per_card: dict[str, tuple[ToolCard, CardFeatures]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def from_events(
@@ -132,6 +147,23 @@ class History:
 
     def tool(self, tool_id: str) -> Outcomes:
         return self.tools.get(tool_id, Outcomes())
+
+    def card_features(self, card: ToolCard) -> CardFeatures:
+        """`CardFeatures` of `card` against this history, computed once per card."""
+        known = self._per_card.get(card.tool_id)
+        if known is not None and known[0] is card:
+            return known[1]
+        tool = self.tool(card.tool_id)
+        features = CardFeatures(
+            operations=frozenset(c.split(":", 1)[0] for c in card.capabilities),
+            entities=frozenset(card.entities)
+            | {c.split(":", 1)[1] for c in card.capabilities if ":" in c},
+            success=tool.rate(),
+            uses=tool.uses(),
+            age_days=_age_days(card.added_at, self.as_of),
+        )
+        self._per_card[card.tool_id] = (card, features)  # a race only computes it twice
+        return features
 
     def on(self, keys: Sequence[str], tool_id: str) -> Outcomes:
         """Outcomes of the tool over subgoals sharing any of `keys`."""
@@ -189,7 +221,7 @@ def _age_days(added_at: str, as_of: str) -> float:
     return math.log1p(max(0, days))
 
 
-def _share(wanted: Sequence[str], offered: set[str]) -> float:
+def _share(wanted: Sequence[str], offered: frozenset[str]) -> float:
     return sum(w in offered for w in wanted) / len(wanted) if wanted else 0.0
 
 
@@ -204,10 +236,8 @@ def candidate_features(
     """One candidate's features in FEATURE_NAMES order (a training group passes a history
     without its own request's events: `History.without`)."""
     s = candidate.scores
-    tool = history.tool(card.tool_id)
+    own = history.card_features(card)
     similar = history.on(keys, card.tool_id)
-    ops = {c.split(":", 1)[0] for c in card.capabilities}
-    entities = set(card.entities) | {c.split(":", 1)[1] for c in card.capabilities if ":" in c}
     return [
         float(s.get("cross_encoder", MISSING_LOGIT)),
         float(s.get("fused", 0.0)),
@@ -215,13 +245,13 @@ def candidate_features(
         float(s.get("rank_bm25", MISSING_RANK)),
         float(s.get("rank_capability", MISSING_RANK)),
         float(s.get("exact", 0.0)),
-        _share(subgoal.operations, ops),
-        _share(subgoal.entities, entities),
-        tool.rate(),
-        tool.uses(),
+        _share(subgoal.operations, own.operations),
+        _share(subgoal.entities, own.entities),
+        own.success,
+        own.uses,
         similar.rate(),
         similar.uses(),
-        _age_days(card.added_at, history.as_of),
+        own.age_days,
     ]
 
 
