@@ -240,9 +240,20 @@ no-tool-model: $(STAMP)
 stock-runtime: $(STAMP)
 	$(VENV)/bin/dvc repro demo_world export_base
 	$(PY) -m training.checks.missing_margin_check bundles/base data/demo/valid.jsonl \
-		--margins 0 0.1 0.2 0.3 0.4 0.5 0.6 --menus stock --named-within 0.03 \
+		--margins 0 0.2 0.4 0.6 --cosine-margins none 0.05 0.1 --max-missing 2 4 \
+		--menus stock --named-within 0.03 \
 		--stock-out serving/stages/data/stock_runtime.json \
 		--metrics metrics/no_tool/stock_runtime.json
+
+# What the trained bundle names outside a session (after `make demo`): the margins and the
+# cap on the lines in params.yaml's runtime, chosen on the demo's validation requests the
+# same way (metrics/missing_lookup.json; a check, not a DVC stage: it reads the bundle that
+# `export` wrote with the knobs it then sets).
+.PHONY: missing-lookup
+missing-lookup: $(STAMP)
+	$(PY) -m training.checks.missing_margin_check bundles/demo data/demo/valid.jsonl \
+		--margins 0 0.05 --cosine-margins none 0.02 0.05 0.1 0.15 --max-missing 2 3 4 \
+		--named-within 0.01 --metrics metrics/missing_lookup.json
 
 # Where a search's time goes (after `make demo`): py-spy samples demo searches in a loop
 # (training/checks/profile_search.py), once for the flame graph (docs/profile_search.svg),

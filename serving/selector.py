@@ -69,6 +69,7 @@ from serving.stages.intent import PAIR_TOP, STOCK_SIGNALS, IntentScorer, intent_
 from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact, withhold_writes
 from serving.stages.missing_access import (
     MissingAccess,
+    closer_than_session,
     lacked,
     missing_access,
     unconnected_products,
@@ -764,6 +765,9 @@ class Selector(CallFacade):
         reachable = max((c.score for c in outside if lacked(self.cards[c.tool_id], ctx) is None),
                         default=0.0)
         fit = [c for c in outside if c.score >= read_bar]
+        if self.params.missing_cosine_margin is not None:
+            fit = closer_than_session(fit, outside, self.cards, ctx,
+                                      margin=self.params.missing_cosine_margin)
         groups = missing_access(fit, self.cards, ctx, above=reachable + self.params.missing_margin,
                                 named=lacking, at_most=self.params.max_missing)
         if not groups or lacking:

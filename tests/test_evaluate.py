@@ -459,7 +459,7 @@ def test_the_stock_runtime_is_refused_when_malformed(tmp_path, monkeypatch):
             config.stock_runtime_overrides()
 
 
-def test_the_missing_margin_is_the_largest_that_names_enough():
+def test_the_missing_lookup_knobs_are_the_quietest_that_name_enough():
     from training.checks.missing_margin_check import choose
 
     rows = [{"margin": 0.0, "names_connection": 0.67}, {"margin": 0.2, "names_connection": 0.66},
@@ -468,6 +468,14 @@ def test_the_missing_margin_is_the_largest_that_names_enough():
     assert choose(rows, min_named=0.65)["margin"] == 0.2
     # within 0.03 of the first row's 0.67: 0.64 is, 0.60 is not
     assert choose(rows, min_named=0.9, named_within=0.03)["margin"] == 0.4
+    # with the noise counted (lines named in the requests' own sessions): the quietest
+    # row that names enough, whatever its margin
+    noisy = [{**r, "lines_per_request_connected": x}
+             for r, x in zip(rows, (0.7, 0.5, 0.55, 0.1), strict=True)]
+    noisy.append({"margin": 0.0, "cosine_margin": 0.1, "names_connection": 0.665,
+                  "lines_per_request_connected": 0.2})
+    assert choose(noisy, min_named=0.9, named_within=0.01)["cosine_margin"] == 0.1
+    assert "cosine_margin" not in choose(noisy, min_named=0.9, named_within=0.001)
 
 
 def test_a_warmed_replay_embeds_nothing_more_and_selects_the_same(fixture_bundle):

@@ -30,7 +30,7 @@ from serving.stages.menu_policy import (
     cut_menu,
     withhold_writes,
 )
-from serving.stages.missing_access import missing_access
+from serving.stages.missing_access import closer_than_session, missing_access
 from serving.stages.rerank import RerankStage
 from training.evaluation.variants import ModelCache, Variant, variant_selector
 from training.no_tool.operating_point import choose_threshold
@@ -231,6 +231,26 @@ def test_missing_access_groups_what_beats_the_session(cards):
     assert [m.name for m in missing_access(outside, cards, ctx, above=0.3,
                                            named=["gitlab"], at_most=1)] == ["gitlab"]
     assert "connect jira to use jira.create_issue" in found[0].line()
+
+
+def test_an_outside_tool_is_named_only_where_the_retriever_also_puts_it_closer(cards):
+    ctx = SessionContext.from_dict({"connections": ["github", "slack"]})
+    outside = [
+        _c("jira.create_issue", 0.9, score_dense=0.52),  # closer than the session's best
+        _c("jira.search_issues", 0.7, score_dense=0.47),  # not closer by 0.01
+        _c("github.compare_commits", 0.2, score_dense=0.50),  # the session's closest
+        _c("slack.post_message", 0.1, score_dense=0.30),
+        _c("gitlab.search_code", 0.6),  # the dense retriever missed it: cosine -1
+    ]
+    kept = closer_than_session(outside, outside, cards, ctx, margin=0.01)
+    assert [c.tool_id for c in kept] == [
+        "jira.create_issue", "github.compare_commits", "slack.post_message"]
+    # the margin is over the closest callable tool, 0.50 here: 0.52 < 0.50 + 0.03
+    assert [c.tool_id for c in closer_than_session(outside, outside, cards, ctx, margin=0.03)
+            if c.tool_id.startswith("jira")] == []
+    # nothing callable in the list: every tool the session lacks is closer than -1
+    lacked_only = [c for c in outside if c.tool_id.split(".")[0] in ("jira", "gitlab")]
+    assert closer_than_session(lacked_only, lacked_only, cards, ctx, margin=0.0) == lacked_only
 
 
 def _row(qid, half, gold, probs_like, shortlists, family="small_talk"):
@@ -498,6 +518,9 @@ def test_the_worked_example_leads_with_the_right_tools(fixture_bundle):
     assert first["check"][0] == "k8s.get_rollout_status"
     assert first["tell"][0] == "slack.post_message"
     assert all(t.startswith("slack.") for t in first["tell"])
+    # GitHub and Kubernetes serve "find what changed" and "check the rollout": no line
+    # sends the user to connect another product for them
+    assert not [m.line() for s in found.steps[:2] for m in s.missing]
 
 
 def test_the_jira_example_offers_no_write_of_another_product_and_names_jira_first(

@@ -50,6 +50,12 @@ class RuntimeParams:
     # of them (0: no cap; bundles from before these knobs)
     missing_margin: float = 0.0
     max_missing: int = 0
+    # ... and only where the retriever agrees: the outside tool's cosine reaches the best
+    # in-session tool's (in the same open lookup) plus this. The ranker's relevance reads
+    # traffic, so with every connection open a popular tool of another product can
+    # out-rank the session's right one by far; the cosine reads the text alone (None: no
+    # such check; bundles from before this knob)
+    missing_cosine_margin: float | None = None
     # a step whose lookup names what the session lacks offers no write or destructive tool
     # (unless named exactly): the tools that fit lie outside the session, and a write of
     # the next-best product acts in the wrong place (False: bundles from before this knob)
@@ -127,6 +133,10 @@ class RuntimeParams:
         for name in ("write_relative", "write_floor", "missing_margin"):
             if not 0.0 <= getattr(params, name) <= 1.0:
                 raise ValueError(f"runtime params: {name} {getattr(params, name)} is not in [0, 1]")
+        if params.missing_cosine_margin is not None and not (
+                -1.0 <= params.missing_cosine_margin <= 1.0):
+            raise ValueError(f"runtime params: missing_cosine_margin "
+                             f"{params.missing_cosine_margin} is not in [-1, 1]")
         if params.max_missing < 0:
             raise ValueError(f"runtime params: max_missing {params.max_missing} is below 0")
         if not 0.0 <= params.caution_bar <= 1.0:

@@ -53,6 +53,26 @@ def lacked(card: ToolCard, ctx: SessionContext) -> tuple[str, str] | None:
     return None
 
 
+def closer_than_session(
+    fit: Sequence[Candidate],
+    outside: Sequence[Candidate],
+    cards: Mapping[str, ToolCard],
+    ctx: SessionContext,
+    *,
+    margin: float,
+) -> list[Candidate]:
+    """`fit` less the tools the session lacks whose retriever cosine (`score_dense`; -1
+    where the dense retriever missed it) falls short of the closest tool the session can
+    call in `outside` (the open lookup's list) plus `margin`."""
+    def cosine(c: Candidate) -> float:
+        return c.scores.get("score_dense", -1.0)
+
+    closest = max((cosine(c) for c in outside if lacked(cards[c.tool_id], ctx) is None),
+                  default=-1.0)
+    return [c for c in fit
+            if lacked(cards[c.tool_id], ctx) is None or cosine(c) >= closest + margin]
+
+
 def unconnected_products(
     subgoal: Subgoal, distinctive: Collection[str], ctx: SessionContext
 ) -> list[str]:

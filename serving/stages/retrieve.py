@@ -42,8 +42,8 @@ def top_n(scores: np.ndarray, mask: np.ndarray, n: int, *, min_score: float | No
         return []
     part = np.argpartition(-masked, k - 1)[:k]
     # stable order: by score, then by row so equal scores rank deterministically
-    order = sorted(part.tolist(), key=lambda r: (-masked[r], r))
-    return [(int(r), float(masked[r])) for r in order]
+    order = part[np.lexsort((part, -masked[part]))]
+    return list(zip(order.tolist(), masked[order].tolist(), strict=True))
 
 
 class AccessIndex:
@@ -432,9 +432,11 @@ class FuseStage:
     def rankings(self, candidates: Sequence[Candidate]) -> dict[str, Hits]:
         """The per-source rankings the retrieve stage's candidates carry, in `sources` order."""
         ranked: dict[str, list[tuple[float, int]]] = {source: [] for source in self.sources}
+        keys = [(f"rank_{source}", ranked[source]) for source in self.sources]
         for cand in candidates:
-            for source in self.sources:
-                rank = cand.scores.get(f"rank_{source}")
+            row = self.rows[cand.tool_id]
+            for key, hits in keys:
+                rank = cand.scores.get(key)
                 if rank is not None:
-                    ranked[source].append((rank, self.rows[cand.tool_id]))
+                    hits.append((rank, row))
         return {source: [(row, 0.0) for _, row in sorted(hits)] for source, hits in ranked.items()}

@@ -1,7 +1,8 @@
 """Choose `runtime.missing_margin` on validation requests, not on the eval.
 
     python -m training.checks.missing_margin_check BUNDLE VALID --margins 0 0.05 0.1 0.2
-        [--n 300] [--seed 7] [--max-missing 2] [--min-named 0.9] [--metrics OUT]
+        [--cosine-margins none 0 0.02 0.05] [--n 300] [--seed 7] [--max-missing 2]
+        [--min-named 0.9] [--metrics OUT]
         [--menus stock|FILE] [--named-within 0.03] [--r-menu-within 0.015]
         [--stock-out serving/stages/data/stock_runtime.json]
 
@@ -16,6 +17,10 @@ the connections the missing line names per request in either case (the noise the
 exists to cut). The chosen margin is the largest that still names the removed
 connection for `--min-named` of the slice (with `--named-within`: for all but that share
 less than the first margin does, where no margin reaches `--min-named`).
+With `--cosine-margins` and several `--max-missing` every margin is tried with each
+`runtime.missing_cosine_margin` (`none`: no cosine check) and each cap on the lines, and
+the kept row is the one that names the fewest connections in the requests' own sessions
+among those that name enough of the slice.
 
 Beside it, what a rule "no write on a step whose lookup names a missing connection"
 would do (`runtime.missing_withholds_writes`): the slice's requests whose menus offer a
@@ -39,9 +44,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("bundle")
     parser.add_argument("valid", help="labeled requests with gold (JSONL), not the eval")
     parser.add_argument("--margins", type=float, nargs="+", default=[0.0, 0.05, 0.1, 0.2])
+    parser.add_argument("--cosine-margins", nargs="+", default=["none"],
+                        help="runtime.missing_cosine_margin values to try beside each margin "
+                        "(none: no cosine check; default: none only)")
     parser.add_argument("--n", type=int, default=300, help="slice requests (seeded sample)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--max-missing", type=int, default=2)
+    parser.add_argument("--max-missing", type=int, nargs="+", default=[2],
+                        help="runtime.max_missing values to try (default: %(default)s)")
     parser.add_argument("--min-named", type=float, default=0.9)
     parser.add_argument("--metrics", help="write the table here (JSON)")
     parser.add_argument("--menus", help="a menu policy instead of the bundle's (stock: the "
@@ -70,9 +79,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         policy = (stock_menu_policy() if args.menus == "stock"
                   else MenuPolicy.from_dict(json.loads(Path(args.menus).read_text())))
     rows = []
-    for margin in sorted(args.margins):
+    cosines = [None if c == "none" else float(c) for c in args.cosine_margins]
+    grid = ((x, c, m) for x in args.max_missing for c in cosines for m in sorted(args.margins))
+    for at_most, cos_margin, margin in grid:
         selector = Selector.from_bundle(args.bundle, overrides={
-            "missing_margin": margin, "max_missing": args.max_missing,
+            "missing_margin": margin, "max_missing": at_most,
+            "missing_cosine_margin": cos_margin,
             "missing_withholds_writes": False,  # served as is; the rule is measured beside
             **({} if args.missing_access_below is None
                else {"missing_access_below": args.missing_access_below})})
@@ -99,7 +111,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             kept[1] += sum(g in unwritten for g in query.gold)
             n_gold += len(query.gold)
         n = len(cases)
-        rows.append({"margin": margin, "n": n,
+        rows.append({"margin": margin, "cosine_margin": cos_margin, "max_missing": at_most,
+                     "n": n,
                      "names_connection": round(named / n, 4),
                      "lines_per_request_missing": round(lines_missing / n, 3),
                      "lines_per_request_connected": round(lines_own / n, 3),
@@ -111,14 +124,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     chosen = choose(rows, min_named=args.min_named, named_within=args.named_within)
     withhold = (chosen["own_r_menu_if_dropped"]
                 >= chosen["own_r_menu"] - args.r_menu_within - 1e-12)
-    print(json.dumps({"chosen_margin": chosen["margin"], "withhold_writes": withhold}))
+    print(json.dumps({"chosen_margin": chosen["margin"],
+                      "chosen_cosine_margin": chosen.get("cosine_margin"),
+                      "chosen_max_missing": chosen.get("max_missing"),
+                      "withhold_writes": withhold}))
     if args.metrics:
         Path(args.metrics).write_text(json.dumps(
-            {"chosen": chosen["margin"], "withhold_writes": withhold, "rows": rows},
+            {"chosen": chosen["margin"], "chosen_cosine_margin": chosen.get("cosine_margin"),
+             "chosen_max_missing": chosen.get("max_missing"), "withhold_writes": withhold,
+             "rows": rows},
             indent=1) + "\n")
     if args.stock_out:
         runtime = {"missing_access_below": selector.params.missing_access_below,
-                   "missing_margin": chosen["margin"], "max_missing": args.max_missing,
+                   "missing_margin": chosen["margin"], "max_missing": chosen["max_missing"],
+                   "missing_cosine_margin": chosen.get("cosine_margin"),
                    "missing_withholds_writes": withhold}
         Path(args.stock_out).write_text(json.dumps({
             "runtime": runtime,
@@ -130,12 +149,16 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def choose(rows: Sequence[dict], *, min_named: float,
            named_within: float | None = None) -> dict:
-    """The row of the largest margin that names the removed connection for `min_named` of
-    the slice, or, with `named_within`, for all but that share less than the first row;
-    the first row where none does."""
+    """Among the rows that name the removed connection for `min_named` of the slice (or,
+    with `named_within`, for all but that share less than the first row), the one that
+    names the fewest connections in the requests' own sessions (the noise), the largest
+    margin on a tie (rows without that count: the largest margin); the first row where
+    none does."""
     bar = min_named if named_within is None else rows[0]["names_connection"] - named_within
     ok = [r for r in rows if r["names_connection"] >= bar - 1e-12]
-    return max(ok, key=lambda r: r["margin"]) if ok else rows[0]
+    if not ok:
+        return rows[0]
+    return min(ok, key=lambda r: (r.get("lines_per_request_connected", 0.0), -r["margin"]))
 
 
 def writes_in(selector, menu) -> bool:  # noqa: ANN001
