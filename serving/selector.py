@@ -70,6 +70,7 @@ from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact, withhold_
 from serving.stages.missing_access import (
     MissingAccess,
     closer_than_session,
+    closest_cosine,
     lacked,
     missing_access,
     unconnected_products,
@@ -684,7 +685,8 @@ class Selector(CallFacade):
         t = time.perf_counter()
         missing = self.missing_access(subgoal, step.vector, ctx, sel.candidates, lacking,
                                       step.depth, intent=float(step.signals[INTENT_COLUMN]),
-                                      request_vector=step.request_vector)
+                                      request_vector=step.request_vector,
+                                      closest=closest_cosine(step.filtered))
         missing_ms = (time.perf_counter() - t) * 1e3
         if missing and p.missing_withholds_writes:
             kept, withheld = withhold_writes(sel.candidates, self.cards)
@@ -728,29 +730,37 @@ class Selector(CallFacade):
         *,
         intent: float = 0.0,
         request_vector: np.ndarray | None = None,
+        closest: float = -1.0,
     ) -> tuple[MissingAccess, ...]:
         """What the session lacks for tools that fit better than anything it can call:
         looked up only when the session restricts access and the step abstained, names a
         product the session lacks, or its best in-session relevance is below
         `missing_access_below` (the retrieval and rerank again, on the same vector, with
-        every tool open; what the session lacks must out-rank, there, every tool it has)."""
+        every tool open; what the session lacks must out-rank, there, every tool it has).
+        `closest`: the best retriever cosine of the step's in-session candidates; with
+        `missing_cosine_margin` a tool outside is named only this much closer, and where no
+        tool outside the session is (one matrix product over their card vectors), nothing
+        is looked up."""
         if not (ctx.restrict_connections or ctx.restrict_scopes):
             return ()
         best = max((c.score for c in menu), default=0.0)
         if menu and not lacking and best >= self.params.missing_access_below:
             return ()
-        if self._access.mask(ctx).all():
-            # the session may call every tool here (a gateway session lists every served
-            # connection): no tool outside it to look up, only the products the step names
+        open_mask = self._access.offered(ctx)  # every connection, the offered tools only
+        outside_rows = open_mask & ~self._access.mask(ctx)
+        cos_margin = self.params.missing_cosine_margin
+        if not outside_rows.any() or self._none_close_outside(outside_rows, vector, closest):
+            # no tool outside the session (a gateway session lists every served connection),
+            # or none close enough to name: only the products the step names
             return missing_access((), self.cards, ctx, above=0.0, named=lacking,
                                   at_most=self.params.max_missing)
-        open_mask = self._access.offered(ctx)  # every connection, the offered tools only
         found = run_stages(Selection(subgoal), [
             *self._retrieval_stages(vector, open_mask, extra_exact=[]),
             ("filter", HardFilter(self.cards, ctx, self.policy, check_access=False)),
         ])
         read_bar = self.menu_bars.read
-        if not self._outside_may_count(found.candidates, ctx, depth, lacking, read_bar):
+        if not self._outside_may_count(found.candidates, ctx, depth, lacking, read_bar,
+                                       closest):
             # the open list holds no tool the session lacks that could be named: the
             # answer is the named products alone, without the rerank (exactly the same)
             return missing_access((), self.cards, ctx, above=0.0, named=lacking,
@@ -765,9 +775,8 @@ class Selector(CallFacade):
         reachable = max((c.score for c in outside if lacked(self.cards[c.tool_id], ctx) is None),
                         default=0.0)
         fit = [c for c in outside if c.score >= read_bar]
-        if self.params.missing_cosine_margin is not None:
-            fit = closer_than_session(fit, outside, self.cards, ctx,
-                                      margin=self.params.missing_cosine_margin)
+        if cos_margin is not None:
+            fit = closer_than_session(fit, self.cards, ctx, closest=closest, margin=cos_margin)
         groups = missing_access(fit, self.cards, ctx, above=reachable + self.params.missing_margin,
                                 named=lacking, at_most=self.params.max_missing)
         if not groups or lacking:
@@ -780,16 +789,28 @@ class Selector(CallFacade):
         )
         return () if served_nowhere(self.menu_policy.no_tool, open_signals) else groups
 
+    def _none_close_outside(self, rows: np.ndarray, vector: np.ndarray, closest: float) -> bool:
+        """Whether no card in `rows` (those outside the session) reaches `closest` plus
+        `missing_cosine_margin` by cosine: then the open lookup could name none of them."""
+        margin = self.params.missing_cosine_margin
+        return margin is not None and float(
+            (self.bundle.embeddings[rows] @ vector).max()) < closest + margin
+
     def _outside_may_count(
         self, found: Sequence[Candidate], ctx: SessionContext, depth: int,
-        lacking: Sequence[str], read_bar: float,
+        lacking: Sequence[str], read_bar: float, closest: float,
     ) -> bool:
         """Whether a tool the session lacks could be named from the open lookup's filtered
         candidates: one the rerank scores (the first `depth`), or, where the read bar lets
-        the unscored tail (relevance 0) through, one of a product the step names."""
+        the unscored tail (relevance 0) through, one of a product the step names; either
+        close enough by cosine (`missing_cosine_margin`, which the rerank does not change)."""
+        margin = self.params.missing_cosine_margin
+        close = (None if margin is None else
+                 {c.tool_id for c in closer_than_session(found, self.cards, ctx,
+                                                         closest=closest, margin=margin)})
         for i, c in enumerate(found):
             need = lacked(self.cards[c.tool_id], ctx)
-            if need is not None and (i < depth or (
+            if need is not None and (close is None or c.tool_id in close) and (i < depth or (
                     read_bar <= 0.0 and need[0] == "connection" and need[1] in lacking)):
                 return True
         return False

@@ -30,7 +30,11 @@ from serving.stages.menu_policy import (
     cut_menu,
     withhold_writes,
 )
-from serving.stages.missing_access import closer_than_session, missing_access
+from serving.stages.missing_access import (
+    closer_than_session,
+    closest_cosine,
+    missing_access,
+)
 from serving.stages.rerank import RerankStage
 from training.evaluation.variants import ModelCache, Variant, variant_selector
 from training.no_tool.operating_point import choose_threshold
@@ -235,22 +239,24 @@ def test_missing_access_groups_what_beats_the_session(cards):
 
 def test_an_outside_tool_is_named_only_where_the_retriever_also_puts_it_closer(cards):
     ctx = SessionContext.from_dict({"connections": ["github", "slack"]})
+    session = [_c("github.compare_commits", 0.2, score_dense=0.50),
+               _c("slack.post_message", 0.1, score_dense=0.30), _c("github.list_commits", 0.1)]
+    assert closest_cosine(session) == 0.50 and closest_cosine([]) == -1.0
     outside = [
         _c("jira.create_issue", 0.9, score_dense=0.52),  # closer than the session's best
-        _c("jira.search_issues", 0.7, score_dense=0.47),  # not closer by 0.01
-        _c("github.compare_commits", 0.2, score_dense=0.50),  # the session's closest
-        _c("slack.post_message", 0.1, score_dense=0.30),
+        _c("jira.search_issues", 0.7, score_dense=0.505),  # not closer by 0.01
+        *session,  # callable: always kept
         _c("gitlab.search_code", 0.6),  # the dense retriever missed it: cosine -1
     ]
-    kept = closer_than_session(outside, outside, cards, ctx, margin=0.01)
+    kept = closer_than_session(outside, cards, ctx, closest=0.50, margin=0.01)
     assert [c.tool_id for c in kept] == [
-        "jira.create_issue", "github.compare_commits", "slack.post_message"]
-    # the margin is over the closest callable tool, 0.50 here: 0.52 < 0.50 + 0.03
-    assert [c.tool_id for c in closer_than_session(outside, outside, cards, ctx, margin=0.03)
-            if c.tool_id.startswith("jira")] == []
-    # nothing callable in the list: every tool the session lacks is closer than -1
+        "jira.create_issue", "github.compare_commits", "slack.post_message",
+        "github.list_commits"]
+    assert not [c for c in closer_than_session(outside, cards, ctx, closest=0.50, margin=0.03)
+                if c.tool_id.split(".")[0] in ("jira", "gitlab")]
+    # nothing callable found for the step (closest -1): every tool outside is closer
     lacked_only = [c for c in outside if c.tool_id.split(".")[0] in ("jira", "gitlab")]
-    assert closer_than_session(lacked_only, lacked_only, cards, ctx, margin=0.0) == lacked_only
+    assert closer_than_session(lacked_only, cards, ctx, closest=-1.0, margin=0.0) == lacked_only
 
 
 def _row(qid, half, gold, probs_like, shortlists, family="small_talk"):
@@ -455,9 +461,11 @@ def test_the_open_lookup_reranks_only_where_a_lacked_tool_could_be_named(
     fixture_bundle, monkeypatch
 ):
     # the open lookup skips its rerank when no tool the session lacks reached the scored
-    # head (nor, under a read bar of 0, the tail of a product the step names): the
-    # answers must be those of the full lookup, on requests where it names something
-    selector = Selector.from_bundle(fixture_bundle, overrides={"missing_access_below": 1.0})
+    # head (nor, under a read bar of 0, the tail of a product the step names), and skips
+    # itself when no card outside the session is close enough by cosine: the answers
+    # must be those of the full lookup, on requests where it names something
+    selector = Selector.from_bundle(fixture_bundle, overrides={
+        "missing_access_below": 1.0, "missing_cosine_margin": None})
     requests = ["open a Jira ticket for the failed checkout deploy",
                 "post the release notes to #eng on slack", "list the commits of checkout",
                 "page the on-call engineer about the outage", "what's the capital of France"]
@@ -484,6 +492,20 @@ def test_the_open_lookup_reranks_only_where_a_lacked_tool_could_be_named(
     monkeypatch.setattr(Selector, "_outside_may_count", lambda self, *a: True)
     assert answers() == shortcut and any(shortcut)
     assert n_shortcut < len(reranks)  # some lookups were answered without a rerank
+    # the same with the cosine check: skipped lookups answer as the full ones
+    monkeypatch.undo()
+    selector = Selector.from_bundle(fixture_bundle, overrides={
+        "missing_access_below": 1.0, "missing_cosine_margin": 0.1})
+    monkeypatch.setattr(RerankStage, "__call__", counted)
+    reranks.clear()
+    skipped = answers()
+    n_skipped = len(reranks)
+    reranks.clear()
+    monkeypatch.setattr(Selector, "_none_close_outside", lambda self, *a: False)
+    monkeypatch.setattr(Selector, "_outside_may_count", lambda self, *a: True)
+    assert answers() == skipped
+    assert any(skipped)
+    assert n_skipped < len(reranks)
 
 
 def test_a_session_offered_a_tool_list_is_served_from_it_and_never_told_of_the_rest(

@@ -53,24 +53,25 @@ def lacked(card: ToolCard, ctx: SessionContext) -> tuple[str, str] | None:
     return None
 
 
+def closest_cosine(candidates: Sequence[Candidate]) -> float:
+    """The best retriever cosine (`score_dense`) among `candidates`; -1 where the dense
+    retriever found none of them."""
+    return max((c.scores.get("score_dense", -1.0) for c in candidates), default=-1.0)
+
+
 def closer_than_session(
     fit: Sequence[Candidate],
-    outside: Sequence[Candidate],
     cards: Mapping[str, ToolCard],
     ctx: SessionContext,
     *,
+    closest: float,
     margin: float,
 ) -> list[Candidate]:
     """`fit` less the tools the session lacks whose retriever cosine (`score_dense`; -1
-    where the dense retriever missed it) falls short of the closest tool the session can
-    call in `outside` (the open lookup's list) plus `margin`."""
-    def cosine(c: Candidate) -> float:
-        return c.scores.get("score_dense", -1.0)
-
-    closest = max((cosine(c) for c in outside if lacked(cards[c.tool_id], ctx) is None),
-                  default=-1.0)
-    return [c for c in fit
-            if lacked(cards[c.tool_id], ctx) is None or cosine(c) >= closest + margin]
+    where the dense retriever missed it) falls short of `closest` (the session's closest
+    tool for the step, `closest_cosine` of its filtered candidates) plus `margin`."""
+    return [c for c in fit if lacked(cards[c.tool_id], ctx) is None
+            or c.scores.get("score_dense", -1.0) >= closest + margin]
 
 
 def unconnected_products(
