@@ -738,9 +738,9 @@ class Selector(CallFacade):
         `missing_access_below` (the retrieval and rerank again, on the same vector, with
         every tool open; what the session lacks must out-rank, there, every tool it has).
         `closest`: the best retriever cosine of the step's in-session candidates; with
-        `missing_cosine_margin` a tool outside is named only this much closer, and where no
-        tool outside the session is (one matrix product over their card vectors), nothing
-        is looked up."""
+        `missing_cosine_margin` a tool outside is named only that much closer, and where no
+        card outside the session is (one matrix product over their vectors), nothing is
+        looked up."""
         if not (ctx.restrict_connections or ctx.restrict_scopes):
             return ()
         best = max((c.score for c in menu), default=0.0)

@@ -51,7 +51,7 @@ class RuntimeParams:
     missing_margin: float = 0.0
     max_missing: int = 0
     # ... and only where the retriever agrees: the outside tool's cosine reaches the best
-    # in-session tool's (in the same open lookup) plus this. The ranker's relevance reads
+    # of the step's in-session candidates plus this. The ranker's relevance reads
     # traffic, so with every connection open a popular tool of another product can
     # out-rank the session's right one by far; the cosine reads the text alone (None: no
     # such check; bundles from before this knob)

@@ -14,13 +14,12 @@ The valid requests (one gold tool, a session listing connections) are replayed w
 gold tool's connection taken out (`training.evaluation.missing_slice`), and, apart, in their
 own session. Per margin: the share of the slice that names the removed connection, and
 the connections the missing line names per request in either case (the noise the margin
-exists to cut). The chosen margin is the largest that still names the removed
-connection for `--min-named` of the slice (with `--named-within`: for all but that share
-less than the first margin does, where no margin reaches `--min-named`).
-With `--cosine-margins` and several `--max-missing` every margin is tried with each
-`runtime.missing_cosine_margin` (`none`: no cosine check) and each cap on the lines, and
-the kept row is the one that names the fewest connections in the requests' own sessions
-among those that name enough of the slice.
+exists to cut). With `--cosine-margins` and several `--max-missing`, every margin is
+tried with each `runtime.missing_cosine_margin` (`none`: no cosine check) and each cap on
+the lines. The kept row names the removed connection for `--min-named` of the slice
+(with `--named-within`: for all but that share less than the first row does, where no
+row reaches `--min-named`) and, among those, the fewest connections in the requests' own
+sessions (the largest margin on a tie).
 
 Beside it, what a rule "no write on a step whose lookup names a missing connection"
 would do (`runtime.missing_withholds_writes`): the slice's requests whose menus offer a
