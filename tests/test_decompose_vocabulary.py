@@ -57,3 +57,18 @@ def test_a_connection_name_other_products_use_is_not_distinctive() -> None:
     assert vocab.distinctive == {"jira", "jira_legacy", "linear", "datadog", "splunk", "new_relic"}
     surfaces = {"jira": "jira", "logs": "logs", "linear": "linear"}
     assert distinctive_connections(cards, surfaces, max_others=0) == {"linear"}
+
+
+def test_google_cloud_storage_is_gcs_and_google_cloud_is_gcp() -> None:
+    from serving.decompose import RuleDecomposer
+
+    cards = [_card("gcs.list_objects", "List the files in a bucket.", "gcs"),
+             _card("gcp.list_instances", "List the virtual machines of a project.", "gcp")]
+    vocab = DecomposerVocabulary.from_cards(cards)
+    assert vocab.connections["google cloud storage"] == "gcs"
+    assert vocab.connections["google cloud"] == "gcp"
+    decompose = RuleDecomposer(vocab).decompose
+    # the longest name wins: the storage product, not the cloud it runs in
+    assert decompose("list the files in acme-backups [Google Cloud Storage]")[0].named_access \
+        == ("gcs",)
+    assert decompose("list the VMs in Google Cloud")[0].named_access == ("gcp",)

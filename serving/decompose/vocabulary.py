@@ -25,6 +25,7 @@ CONNECTION_ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
     ("pagerduty", "pager duty"),
     ("google_drive", "gdrive", "google drive"),
     ("gcp", "google cloud"),
+    ("gcs", "google cloud storage"),  # longer than "google cloud": the longest match wins
     ("aws", "amazon web services"),
 )
 
