@@ -412,8 +412,13 @@ class FuseStage:
         rankings = self.rankings(sel.candidates)
         exact = list(dict.fromkeys([*self.exact.match(sel.subgoal.text), *self.extra_exact]))
         fused = rrf_fuse(rankings, k=self.k, n=self.n, force=exact)
-        raw = {c.tool_id: {k: v for k, v in c.scores.items() if k in RAW_SCORES}
-               for c in sel.candidates}
+        found = {c.tool_id: c.scores for c in sel.candidates}
+        no_scores: dict[str, float] = {}
+
+        def raw(tool_id: str) -> dict[str, float]:  # only the fused few need theirs
+            scores = found.get(tool_id, no_scores)
+            return {k: scores[k] for k in RAW_SCORES if k in scores}
+
         candidates = tuple(
             Candidate(
                 self.ids[row],
@@ -422,7 +427,7 @@ class FuseStage:
                     "fused": score,
                     **ranks,
                     "exact": float(row in exact),
-                    **raw.get(self.ids[row], {}),
+                    **raw(self.ids[row]),
                 },
             )
             for row, score, ranks in fused
