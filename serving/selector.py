@@ -69,6 +69,7 @@ from serving.stages.intent import PAIR_TOP, STOCK_SIGNALS, IntentScorer, intent_
 from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact, withhold_writes
 from serving.stages.missing_access import (
     MissingAccess,
+    close_enough,
     closer_than_session,
     closest_cosine,
     lacked,
@@ -805,12 +806,11 @@ class Selector(CallFacade):
         the unscored tail (relevance 0) through, one of a product the step names; either
         close enough by cosine (`missing_cosine_margin`, which the rerank does not change)."""
         margin = self.params.missing_cosine_margin
-        close = (None if margin is None else
-                 {c.tool_id for c in closer_than_session(found, self.cards, ctx,
-                                                         closest=closest, margin=margin)})
         for i, c in enumerate(found):
             need = lacked(self.cards[c.tool_id], ctx)
-            if need is not None and (close is None or c.tool_id in close) and (i < depth or (
-                    read_bar <= 0.0 and need[0] == "connection" and need[1] in lacking)):
+            if need is None or (margin is not None
+                                and not close_enough(c, closest=closest, margin=margin)):
+                continue
+            if i < depth or (read_bar <= 0.0 and need[0] == "connection" and need[1] in lacking):
                 return True
         return False

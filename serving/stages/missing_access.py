@@ -59,6 +59,13 @@ def closest_cosine(candidates: Sequence[Candidate]) -> float:
     return max((c.scores.get("score_dense", -1.0) for c in candidates), default=-1.0)
 
 
+def close_enough(candidate: Candidate, *, closest: float, margin: float) -> bool:
+    """Whether the candidate's retriever cosine (`score_dense`; -1 where the dense
+    retriever missed it) reaches `closest` (the session's closest tool for the step,
+    `closest_cosine` of its filtered candidates) plus `margin`."""
+    return candidate.scores.get("score_dense", -1.0) >= closest + margin
+
+
 def closer_than_session(
     fit: Sequence[Candidate],
     cards: Mapping[str, ToolCard],
@@ -67,11 +74,9 @@ def closer_than_session(
     closest: float,
     margin: float,
 ) -> list[Candidate]:
-    """`fit` less the tools the session lacks whose retriever cosine (`score_dense`; -1
-    where the dense retriever missed it) falls short of `closest` (the session's closest
-    tool for the step, `closest_cosine` of its filtered candidates) plus `margin`."""
+    """`fit` less the tools the session lacks that are not `close_enough`."""
     return [c for c in fit if lacked(cards[c.tool_id], ctx) is None
-            or c.scores.get("score_dense", -1.0) >= closest + margin]
+            or close_enough(c, closest=closest, margin=margin)]
 
 
 def unconnected_products(

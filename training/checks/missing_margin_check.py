@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("bundle")
     parser.add_argument("valid", help="labeled requests with gold (JSONL), not the eval")
     parser.add_argument("--margins", type=float, nargs="+", default=[0.0, 0.05, 0.1, 0.2])
-    parser.add_argument("--cosine-margins", nargs="+", default=["none"],
+    parser.add_argument("--cosine-margins", nargs="+", default=[None], type=cosine_margin,
                         help="runtime.missing_cosine_margin values to try beside each margin "
                         "(none: no cosine check; default: none only)")
     parser.add_argument("--n", type=int, default=300, help="slice requests (seeded sample)")
@@ -78,8 +79,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         policy = (stock_menu_policy() if args.menus == "stock"
                   else MenuPolicy.from_dict(json.loads(Path(args.menus).read_text())))
     rows = []
-    cosines = [None if c == "none" else float(c) for c in args.cosine_margins]
-    grid = ((x, c, m) for x in args.max_missing for c in cosines for m in sorted(args.margins))
+    grid = ((x, c, m) for x in args.max_missing for c in args.cosine_margins
+            for m in sorted(args.margins))
     for at_most, cos_margin, margin in grid:
         selector = Selector.from_bundle(args.bundle, overrides={
             "missing_margin": margin, "max_missing": at_most,
@@ -144,6 +145,19 @@ def main(argv: Sequence[str] | None = None) -> None:
                           "seed": args.seed, "named_within": args.named_within,
                           "r_menu_within": args.r_menu_within, "row": chosen},
         }, indent=1, sort_keys=True) + "\n")
+
+
+def cosine_margin(text: str) -> float | None:
+    """`--cosine-margins` values: `none` (no cosine check) or a number in [-1, 1]."""
+    if text.lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not -1.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither none nor a number in [-1, 1]")
+    return value
 
 
 def choose(rows: Sequence[dict], *, min_named: float,
