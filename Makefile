@@ -253,7 +253,8 @@ stock-runtime: $(STAMP)
 missing-lookup: $(STAMP)
 	$(PY) -m training.checks.missing_margin_check bundles/demo data/demo/valid.jsonl \
 		--margins 0 0.05 --cosine-margins none 0.02 0.05 0.1 0.15 --max-missing 2 3 4 \
-		--named-within 0.01 --metrics metrics/missing_lookup.json
+		--named-within 0.01 --withhold-cosine-margins none 0.1 0.15 0.2 0.25 0.3 \
+		--metrics metrics/missing_lookup.json
 
 # Where a search's time goes (after `make demo`): py-spy samples demo searches in a loop
 # (training/checks/profile_search.py), once for the flame graph (docs/profile_search.svg),

@@ -684,12 +684,13 @@ class Selector(CallFacade):
         if abstention is None and not sel.candidates:
             abstention = EMPTY_MENU
         t = time.perf_counter()
+        closest = closest_cosine(step.filtered)
         missing = self.missing_access(subgoal, step.vector, ctx, sel.candidates, lacking,
                                       step.depth, intent=float(step.signals[INTENT_COLUMN]),
-                                      request_vector=step.request_vector,
-                                      closest=closest_cosine(step.filtered))
+                                      request_vector=step.request_vector, closest=closest)
         missing_ms = (time.perf_counter() - t) * 1e3
-        if missing and p.missing_withholds_writes:
+        if (missing and p.missing_withholds_writes
+                and self._named_closer(missing, step.vector, closest)):
             kept, withheld = withhold_writes(sel.candidates, self.cards)
             sel = replace(sel, candidates=tuple(kept), dropped=(*sel.dropped, *withheld))
             if abstention is None and not kept:
@@ -789,6 +790,18 @@ class Selector(CallFacade):
             self.pair_served(request_vector, [c.tool_id for c in outside[:PAIR_TOP]]),
         )
         return () if served_nowhere(self.menu_policy.no_tool, open_signals) else groups
+
+    def _named_closer(self, missing: Sequence[MissingAccess], vector: np.ndarray,
+                      closest: float) -> bool:
+        """Whether a tool the missing lines name reaches `closest` (the session's closest
+        tool for the step) plus `missing_withhold_cosine_margin` by cosine; always, without
+        that margin."""
+        margin = self.params.missing_withhold_cosine_margin
+        if margin is None:
+            return True
+        rows = [self._rows[t] for m in missing for t in m.tool_ids if t in self._rows]
+        return bool(rows) and float(
+            (self.bundle.embeddings[rows] @ vector).max()) >= closest + margin
 
     def _none_close_outside(self, rows: np.ndarray, vector: np.ndarray, closest: float) -> bool:
         """Whether no card in `rows` (those outside the session) reaches `closest` plus

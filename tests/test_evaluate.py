@@ -478,6 +478,22 @@ def test_the_missing_lookup_knobs_are_the_quietest_that_name_enough():
     assert "cosine_margin" not in choose(noisy, min_named=0.9, named_within=0.001)
 
 
+def test_the_write_rule_withholds_least_often_within_the_r_menu_it_may_cost():
+    from training.checks.missing_margin_check import choose_withhold
+
+    def row(margin, writes, r_menu):
+        return {"withhold_cosine_margin": margin, "slice_menus_with_write": writes,
+                "own_r_menu": r_menu}
+
+    rows = [row(None, 0.06, 0.937), row(0.1, 0.06, 0.937), row(0.15, 0.08, 0.953),
+            row(0.2, 0.10, 0.953), row(0.3, 0.15, 0.957)]
+    # served without the rule: 0.957; within 0.015 -> at least 0.942: 0.15, 0.2 and 0.3
+    assert choose_withhold(rows, own_r_menu=0.957, within=0.015)["withhold_cosine_margin"] == 0.15
+    # within 0.02 -> 0.937 counts too: None and 0.1 tie at 0.06, the larger margin wins
+    assert choose_withhold(rows, own_r_menu=0.957, within=0.02)["withhold_cosine_margin"] == 0.1
+    assert choose_withhold(rows, own_r_menu=0.99, within=0.01) is None
+
+
 def test_a_warmed_replay_embeds_nothing_more_and_selects_the_same(fixture_bundle):
     import numpy as np
 

@@ -419,8 +419,11 @@ def test_a_better_tool_outside_the_session_leaves_no_write_on_the_menu(fixture_b
     # pull request is no way to refund, so no write of the session's products is offered
     request = "refund the customer's last payment"
     ctx = {"connections": ["github", "slack"]}
-    knobs = {"missing_access_below": 1.0, "max_missing": 2}
-    served = Selector.from_bundle(fixture_bundle, overrides=knobs).discover(request, ctx)
+    knobs = {"missing_access_below": 1.0, "max_missing": 2,
+             "missing_withhold_cosine_margin": None}
+    served = Selector.from_bundle(
+        fixture_bundle, overrides={**knobs, "missing_withholds_writes": False}
+    ).discover(request, ctx)
     assert "stripe" in {m.name for m in served.missing()}
     assert {"slack.post_message", "github.create_pull_request"} <= set(served.steps[0].menu_ids)
     selector = Selector.from_bundle(
@@ -432,6 +435,30 @@ def test_a_better_tool_outside_the_session_leaves_no_write_on_the_menu(fixture_b
         "slack.post_message", "github.create_pull_request"}
     if not found.steps[0].menu_ids:
         assert found.steps[0].abstention == OUTSIDE_SESSION
+
+
+def test_writes_are_withheld_only_where_a_named_tool_is_closer_by_the_margin(fixture_bundle):
+    # withholding needs stronger evidence than naming: the same lookup names Stripe either
+    # way, and the session's writes leave only where a named tool's cosine leads the
+    # session's closest by the margin (-1: always, as without it; 1: a cosine never leads
+    # by a whole unit, so the writes stay)
+    request = "refund the customer's last payment"
+    ctx = {"connections": ["github", "slack"]}
+    knobs = {"missing_access_below": 1.0, "max_missing": 2, "missing_withholds_writes": True}
+
+    def served(margin):
+        selector = Selector.from_bundle(
+            fixture_bundle, overrides={**knobs, "missing_withhold_cosine_margin": margin})
+        found = selector.discover(request, ctx)
+        assert "stripe" in {m.name for m in found.missing()}
+        return set(found.steps[0].menu_ids)
+
+    assert served(None) == served(-1.0)
+    assert not served(-1.0) & {"slack.post_message", "github.create_pull_request"}
+    assert {"slack.post_message", "github.create_pull_request"} <= served(1.0)
+    with pytest.raises(ValueError, match="missing_withhold_cosine_margin"):
+        Selector.from_bundle(fixture_bundle,
+                             overrides={"missing_withhold_cosine_margin": 1.5})
 
 
 def test_a_session_that_may_call_every_tool_skips_the_open_lookup(

@@ -60,6 +60,11 @@ class RuntimeParams:
     # (unless named exactly): the tools that fit lie outside the session, and a write of
     # the next-best product acts in the wrong place (False: bundles from before this knob)
     missing_withholds_writes: bool = False
+    # ... only where a tool the line names is this much closer to the step, by the
+    # retriever's cosine, than the closest tool the session has: withholding a write needs
+    # stronger evidence than naming a connection, which calls nothing (None: wherever the
+    # lookup names something)
+    missing_withhold_cosine_margin: float | None = None
     # a write or destructive tool needs this share of the step's best relevance and at
     # least `write_floor` (beside the menu policy's bars); 0 = no such rule
     write_relative: float = 0.0
@@ -133,10 +138,10 @@ class RuntimeParams:
         for name in ("write_relative", "write_floor", "missing_margin"):
             if not 0.0 <= getattr(params, name) <= 1.0:
                 raise ValueError(f"runtime params: {name} {getattr(params, name)} is not in [0, 1]")
-        if params.missing_cosine_margin is not None and not (
-                -1.0 <= params.missing_cosine_margin <= 1.0):
-            raise ValueError(f"runtime params: missing_cosine_margin "
-                             f"{params.missing_cosine_margin} is not in [-1, 1]")
+        for name in ("missing_cosine_margin", "missing_withhold_cosine_margin"):
+            value = getattr(params, name)
+            if value is not None and not -1.0 <= value <= 1.0:
+                raise ValueError(f"runtime params: {name} {value} is not in [-1, 1]")
         if params.max_missing < 0:
             raise ValueError(f"runtime params: max_missing {params.max_missing} is below 0")
         if not 0.0 <= params.caution_bar <= 1.0:

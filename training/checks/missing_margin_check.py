@@ -25,7 +25,11 @@ Beside it, what a rule "no write on a step whose lookup names a missing connecti
 would do (`runtime.missing_withholds_writes`): the slice's requests whose menus offer a
 write, as served and with that rule, and R_menu of the slice requests in their own
 session, as served and with it. The rule is chosen where, at the chosen margin, it costs
-at most `--r-menu-within` of that R_menu.
+at most `--r-menu-within` of that R_menu. With `--withhold-cosine-margins`, the rule is
+served for real at the chosen row with each `runtime.missing_withhold_cosine_margin`
+(withhold only where a named tool is that much closer to the step than the session's
+closest, `none`: wherever a line names something), and the margin kept is the one whose
+slice offers a write least often within that R_menu cost (the larger margin on a tie).
 """
 
 from __future__ import annotations
@@ -60,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "the first margin does (default: the --min-named bar)")
     parser.add_argument("--r-menu-within", type=float, default=0.015,
                         help="the own-session R_menu the write rule may cost (default %(default)s)")
+    parser.add_argument("--withhold-cosine-margins", nargs="+", type=cosine_margin,
+                        help="runtime.missing_withhold_cosine_margin values to serve the write "
+                        "rule with at the chosen row (none: wherever a line names something)")
     parser.add_argument("--stock-out", help="write the chosen knobs here as the stock runtime")
     parser.add_argument("--missing-access-below", type=float,
                         help="look up what the session lacks below this best relevance "
@@ -124,21 +131,42 @@ def main(argv: Sequence[str] | None = None) -> None:
     chosen = choose(rows, min_named=args.min_named, named_within=args.named_within)
     withhold = (chosen["own_r_menu_if_dropped"]
                 >= chosen["own_r_menu"] - args.r_menu_within - 1e-12)
+    withhold_margin, withhold_rows = None, []
+    if args.withhold_cosine_margins:
+        for w in args.withhold_cosine_margins:
+            served = Selector.from_bundle(args.bundle, overrides={
+                "missing_margin": chosen["margin"], "max_missing": chosen["max_missing"],
+                "missing_cosine_margin": chosen["cosine_margin"],
+                "missing_withholds_writes": True, "missing_withhold_cosine_margin": w,
+                **({} if args.missing_access_below is None
+                   else {"missing_access_below": args.missing_access_below})})
+            if policy is not None:
+                served = served.with_models(menu_policy=policy)
+            withhold_rows.append({"withhold_cosine_margin": w,
+                                  **write_rule_served(served, cases)})
+            print(json.dumps(withhold_rows[-1]))
+        best = choose_withhold(withhold_rows, own_r_menu=chosen["own_r_menu"],
+                               within=args.r_menu_within)
+        withhold = best is not None
+        withhold_margin = None if best is None else best["withhold_cosine_margin"]
     print(json.dumps({"chosen_margin": chosen["margin"],
                       "chosen_cosine_margin": chosen.get("cosine_margin"),
                       "chosen_max_missing": chosen.get("max_missing"),
-                      "withhold_writes": withhold}))
+                      "withhold_writes": withhold,
+                      "withhold_cosine_margin": withhold_margin}))
     if args.metrics:
         Path(args.metrics).write_text(json.dumps(
             {"chosen": chosen["margin"], "chosen_cosine_margin": chosen.get("cosine_margin"),
              "chosen_max_missing": chosen.get("max_missing"), "withhold_writes": withhold,
+             "withhold_cosine_margin": withhold_margin, "withhold_rows": withhold_rows,
              "rows": rows},
             indent=1) + "\n")
     if args.stock_out:
         runtime = {"missing_access_below": selector.params.missing_access_below,
                    "missing_margin": chosen["margin"], "max_missing": chosen["max_missing"],
                    "missing_cosine_margin": chosen.get("cosine_margin"),
-                   "missing_withholds_writes": withhold}
+                   "missing_withholds_writes": withhold,
+                   "missing_withhold_cosine_margin": withhold_margin}
         Path(args.stock_out).write_text(json.dumps({
             "runtime": runtime,
             "chosen_on": {"bundle": str(args.bundle), "valid": str(args.valid), "n": args.n,
@@ -172,6 +200,36 @@ def choose(rows: Sequence[dict], *, min_named: float,
     if not ok:
         return rows[0]
     return min(ok, key=lambda r: (r.get("lines_per_request_connected", 0.0), -r["margin"]))
+
+
+def write_rule_served(selector, cases) -> dict:  # noqa: ANN001
+    """The slice's requests offering a write and the R_menu of the same requests in their
+    own session, each served by `selector` as it is (its write rule on)."""
+    writes = kept = n_gold = 0
+    for query, need in cases:
+        found = selector.discover(query.query, query.context)
+        writes += any(writes_in(selector, s.menu) for s in found.steps)
+        own = selector.discover(query.query, {**query.context, "connections": [
+            *query.context["connections"], need]})
+        served = {t for s in own.steps for t in s.menu_ids}
+        kept += sum(g in served for g in query.gold)
+        n_gold += len(query.gold)
+    return {"slice_menus_with_write": round(writes / len(cases), 4),
+            "own_r_menu": round(kept / n_gold, 4)}
+
+
+def choose_withhold(rows: Sequence[dict], *, own_r_menu: float, within: float) -> dict | None:
+    """The write rule's row (`withhold_cosine_margin`, `slice_menus_with_write`,
+    `own_r_menu`) whose slice offers a write least often among those that keep the
+    own-session R_menu within `within` of `own_r_menu` (served without the rule); the
+    larger margin on a tie (`None`, every named line, counts as the smallest); None where
+    every row costs more."""
+    ok = [r for r in rows if r["own_r_menu"] >= own_r_menu - within - 1e-12]
+    if not ok:
+        return None
+    return min(ok, key=lambda r: (r["slice_menus_with_write"],
+                                  math.inf if r["withhold_cosine_margin"] is None
+                                  else -r["withhold_cosine_margin"]))
 
 
 def writes_in(selector, menu) -> bool:  # noqa: ANN001
