@@ -799,16 +799,18 @@ class Selector(CallFacade):
         margin = self.params.missing_withhold_cosine_margin
         if margin is None:
             return True
-        rows = [self._rows[t] for m in missing for t in m.tool_ids if t in self._rows]
-        return bool(rows) and float(
-            (self.bundle.embeddings[rows] @ vector).max()) >= closest + margin
+        rows = [self._rows[t] for m in missing for t in m.tool_ids]
+        return bool(rows) and self._best_cosine(rows, vector) >= closest + margin
 
     def _none_close_outside(self, rows: np.ndarray, vector: np.ndarray, closest: float) -> bool:
         """Whether no card in `rows` (those outside the session) reaches `closest` plus
         `missing_cosine_margin` by cosine: then the open lookup could name none of them."""
         margin = self.params.missing_cosine_margin
-        return margin is not None and float(
-            (self.bundle.embeddings[rows] @ vector).max()) < closest + margin
+        return margin is not None and self._best_cosine(rows, vector) < closest + margin
+
+    def _best_cosine(self, rows: Sequence[int] | np.ndarray, vector: np.ndarray) -> float:
+        """The best retriever cosine to `vector` of the cards at `rows` (row ids or a mask)."""
+        return float((self.bundle.embeddings[rows] @ vector).max())
 
     def _outside_may_count(
         self, found: Sequence[Candidate], ctx: SessionContext, depth: int,

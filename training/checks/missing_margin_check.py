@@ -102,15 +102,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         writes = [0, 0]  # slice requests offering a write: as served, without lookup steps'
         kept = [0, 0]  # own-session gold in a menu: as served, without lookup steps' writes
         n_gold = 0
-        for query, need in cases:
-            found = selector.discover(query.query, query.context)
+        for query, need, found, own in replayed(selector, cases):
             names = {m.name for m in found.missing() if m.kind == "connection"}
             named += need in names
             lines_missing += len(names)
             writes[0] += any(writes_in(selector, s.menu) for s in found.steps)
             writes[1] += any(writes_in(selector, ruled(selector, s)) for s in found.steps)
-            own = selector.discover(query.query, {**query.context, "connections": [
-                *query.context["connections"], need]})
             lines_own += len(own.missing())
             served = {t for s in own.steps for t in s.menu_ids}
             unwritten = {c.tool_id for s in own.steps for c in ruled(selector, s)}
@@ -202,15 +199,22 @@ def choose(rows: Sequence[dict], *, min_named: float,
     return min(ok, key=lambda r: (r.get("lines_per_request_connected", 0.0), -r["margin"]))
 
 
+def replayed(selector, cases):  # noqa: ANN001, ANN201
+    """Each slice case (a request, the connection taken out) served without that
+    connection and, apart, in its own session with it."""
+    for query, need in cases:
+        found = selector.discover(query.query, query.context)
+        own = selector.discover(query.query, {**query.context, "connections": [
+            *query.context["connections"], need]})
+        yield query, need, found, own
+
+
 def write_rule_served(selector, cases) -> dict:  # noqa: ANN001
     """The slice's requests offering a write and the R_menu of the same requests in their
     own session, each served by `selector` as it is (its write rule on)."""
     writes = kept = n_gold = 0
-    for query, need in cases:
-        found = selector.discover(query.query, query.context)
+    for query, _, found, own in replayed(selector, cases):
         writes += any(writes_in(selector, s.menu) for s in found.steps)
-        own = selector.discover(query.query, {**query.context, "connections": [
-            *query.context["connections"], need]})
         served = {t for s in own.steps for t in s.menu_ids}
         kept += sum(g in served for g in query.gold)
         n_gold += len(query.gold)
