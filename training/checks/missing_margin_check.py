@@ -85,18 +85,21 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         policy = (stock_menu_policy() if args.menus == "stock"
                   else MenuPolicy.from_dict(json.loads(Path(args.menus).read_text())))
+    def serve(**knobs: object) -> Selector:
+        """The bundle under `knobs` (and --missing-access-below), with --menus' policy."""
+        if args.missing_access_below is not None:
+            knobs["missing_access_below"] = args.missing_access_below
+        served = Selector.from_bundle(args.bundle, overrides=knobs)
+        return served if policy is None else served.with_models(menu_policy=policy)
+
     rows = []
     grid = ((x, c, m) for x in args.max_missing for c in args.cosine_margins
             for m in sorted(args.margins))
     for at_most, cos_margin, margin in grid:
-        selector = Selector.from_bundle(args.bundle, overrides={
-            "missing_margin": margin, "max_missing": at_most,
-            "missing_cosine_margin": cos_margin,
-            "missing_withholds_writes": False,  # served as is; the rule is measured beside
-            **({} if args.missing_access_below is None
-               else {"missing_access_below": args.missing_access_below})})
-        if policy is not None:
-            selector = selector.with_models(menu_policy=policy)
+        selector = serve(
+            missing_margin=margin, max_missing=at_most, missing_cosine_margin=cos_margin,
+            missing_withholds_writes=False,  # served as is; the rule is measured beside
+        )
         cases = without_gold_connection(queries, selector.cards, n=args.n, seed=args.seed)
         named = lines_missing = lines_own = 0
         writes = [0, 0]  # slice requests offering a write: as served, without lookup steps'
@@ -131,14 +134,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     withhold_margin, withhold_rows = None, []
     if args.withhold_cosine_margins:
         for w in args.withhold_cosine_margins:
-            served = Selector.from_bundle(args.bundle, overrides={
-                "missing_margin": chosen["margin"], "max_missing": chosen["max_missing"],
-                "missing_cosine_margin": chosen["cosine_margin"],
-                "missing_withholds_writes": True, "missing_withhold_cosine_margin": w,
-                **({} if args.missing_access_below is None
-                   else {"missing_access_below": args.missing_access_below})})
-            if policy is not None:
-                served = served.with_models(menu_policy=policy)
+            served = serve(
+                missing_margin=chosen["margin"], max_missing=chosen["max_missing"],
+                missing_cosine_margin=chosen["cosine_margin"],
+                missing_withholds_writes=True, missing_withhold_cosine_margin=w,
+            )
             withhold_rows.append({"withhold_cosine_margin": w,
                                   **write_rule_served(served, cases)})
             print(json.dumps(withhold_rows[-1]))
