@@ -281,4 +281,7 @@ bench-gateway: $(STAMP)
 	$(PY) -m training.checks.bench_gateway_load $(BENCH_BUNDLE) data/catalog/catalog.jsonl \
 		data/demo/eval.jsonl --levels 1 8 32 64 --calls 25 \
 		--out metrics/bench_gateway_load.json --report reports/bench_gateway_load.md
+	$(PY) -m training.checks.bench_gateway_load $(BENCH_BUNDLE) data/catalog/catalog.jsonl \
+		data/demo/eval.jsonl --levels 1 8 32 64 --calls 25 --gateway 'http_responses="json"' \
+		--out metrics/bench_gateway_load_json.json --report reports/bench_gateway_load_json.md
 

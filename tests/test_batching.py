@@ -153,7 +153,8 @@ def test_an_int8_graph_embeds_each_text_alone_so_it_is_not_batched(fixture_bundl
 
 def test_batching_is_a_gateway_setting():
     servers = {"a": {"url": "http://127.0.0.1:9/mcp"}}
-    default = batch_settings(parse_config({"mcpServers": servers}))
+    default_config = parse_config({"mcpServers": servers})
+    default = batch_settings(default_config)
     assert default.enabled and default.max_batch == 32 and default.window_s == 0.001
     off = batch_settings(parse_config({"mcpServers": servers, "gateway": {
         "encoder_batch": 1, "encoder_batch_window_ms": 5}}))
@@ -161,8 +162,9 @@ def test_batching_is_a_gateway_setting():
     no_wait = batch_settings(parse_config({"mcpServers": servers, "gateway": {
         "encoder_batch_window_ms": 0}}))
     assert no_wait.enabled and no_wait.window_s == 0
+    assert default_config.params.http_responses == "sse"  # a stream: a write can ask
     for bad in ({"encoder_batch": 0}, {"encoder_batch_window_ms": -1},
-                {"discovery_workers": 0}):
+                {"discovery_workers": 0}, {"http_responses": "xml"}):
         with pytest.raises(ConfigError, match=f"gateway.{next(iter(bad))}"):
             parse_config({"mcpServers": servers, "gateway": bad})
     with pytest.raises(ValueError):

@@ -453,8 +453,10 @@ def test_two_gateways_on_one_bundle_serve_their_sessions_and_mine_together(
     traces = tmp_path / "traces"
     traces.mkdir()
     config = tmp_path / "servers.json"  # one downstream server each: a light start
+    # each request answered with one JSON body (`gateway.http_responses`), not a stream
     config.write_text(json.dumps({"mcpServers": {"main": demo_server(
-        world["root"] / "main.jsonl", tmp_path / "main.calls", "--items", "3")}}))
+        world["root"] / "main.jsonl", tmp_path / "main.calls", "--items", "3")},
+        "gateway": {"http_responses": "json"}}))
     ports = [free_port(), free_port()]
     procs = [subprocess.Popen(
         [sys.executable, *CLI, "serve", "--bundle", str(world["bundle"]), "--config",
@@ -480,12 +482,16 @@ def test_two_gateways_on_one_bundle_serve_their_sessions_and_mine_together(
                 # without affinity a session breaks: the other process does not know it
                 first = next(iter(balancer.owner))
                 other = next(b for b in backends if b != balancer.owner[first])
+                headers = {"mcp-session-id": first, "mcp-protocol-version": "2025-06-18",
+                           "accept": "application/json, text/event-stream"}
+                listing = {"jsonrpc": "2.0", "id": 9, "method": "tools/list"}
                 async with httpx.AsyncClient() as raw:
-                    stray = await raw.post(f"{other}/mcp", json={
-                        "jsonrpc": "2.0", "id": 9, "method": "tools/list"}, headers={
-                        "mcp-session-id": first, "mcp-protocol-version": "2025-06-18",
-                        "accept": "application/json, text/event-stream"})
+                    stray = await raw.post(f"{other}/mcp", json=listing, headers=headers)
+                    own = await raw.post(f"{balancer.owner[first]}/mcp", json=listing,
+                                         headers=headers)
                 assert stray.status_code == 404
+                assert own.headers["content-type"].startswith("application/json")
+                assert "search_tools" in {t["name"] for t in own.json()["result"]["tools"]}
 
         with serve_balancer(backends) as (url, balancer):
             run(scenario, url, balancer)

@@ -7,7 +7,8 @@ timeouts, the session's context and the active-set knobs.
               "trust": "first_party", "timeout_s": 20},
    "search": {"url": "http://127.0.0.1:9000/mcp"}},
  "session": {"connections": ["github"], "scopes": ["repo:read"], "env": "prod"},
- "gateway": {"active_set_size": 12, "active_ttl_s": 900, "search_limit": 8},
+ "gateway": {"active_set_size": 12, "active_ttl_s": 900, "search_limit": 8,
+             "http_responses": "sse"},
  "policy": {"by_risk": {"destructive": "deny"}, "denylist": ["github.delete_repo"]}}
 ```
 `session.connections` may name the catalog's connections or its servers (a server stands
@@ -44,6 +45,7 @@ SESSION_KEYS = ("connections", "scopes", "env")
 TOP_KEYS = ("mcpServers", "session", "gateway", "policy", "runtime")
 # gateway knobs where 0 means something: no wait for company (batch what already waits)
 MAY_BE_ZERO = frozenset({"encoder_batch_window_ms"})
+HTTP_RESPONSES = ("sse", "json")  # `gateway.http_responses`
 
 
 class ConfigError(ValueError):
@@ -94,6 +96,10 @@ class GatewayParams:
     # the wait once per encoder: kept short
     encoder_batch: int = 32
     encoder_batch_window_ms: float = 1.0
+    # how `--transport http` answers a request: "sse" (a stream per request, which can
+    # carry the confirmation a write asks its user for, MCP elicitation) or "json" (one
+    # JSON body: less work per search, but a `confirm` write answers `needs_confirmation`)
+    http_responses: str = "sse"
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +211,12 @@ def _params(raw: Any, where: str) -> GatewayParams:
     _known(data, tuple(names), where, "gateway.")
     values: dict[str, Any] = {}
     for key, value in data.items():
+        if key == "http_responses":
+            if value not in HTTP_RESPONSES:
+                raise ConfigError(where, f"gateway.{key}", f"expected one of "
+                                  f"{', '.join(HTTP_RESPONSES)}, got {value!r}")
+            values[key] = value
+            continue
         least = 0 if key in MAY_BE_ZERO else None  # None: above 0
         if (isinstance(value, bool) or not isinstance(value, int | float)
                 or (value <= 0 if least is None else value < least)):

@@ -3,7 +3,8 @@
 Built on the SDK's low-level `Server`: tools/list is computed per client (the meta-tools
 plus that client's active set) and `notifications/tools/list_changed` goes out whenever
 that set changes. Confirmation uses form elicitation when the client declared it on a
-handshake-era connection; otherwise the call answers `needs_confirmation`.
+handshake-era connection (over HTTP, with `gateway.http_responses` "sse", the default:
+a JSON body cannot carry a request back); otherwise the call answers `needs_confirmation`.
 """
 
 from __future__ import annotations
@@ -303,6 +304,7 @@ async def serve_http(opts: ServeOptions, *, host: str = "127.0.0.1", port: int =
         server = app.mcp_server()
         # GET /stats: counts only (no request text); a load balancer's health check too
         starlette = server.streamable_http_app(
-            host=host, custom_starlette_routes=[Route("/stats", stats, methods=["GET"])])
+            host=host, json_response=opts.config.params.http_responses == "json",
+            custom_starlette_routes=[Route("/stats", stats, methods=["GET"])])
         config = uvicorn.Config(starlette, host=host, port=port, log_level="warning")
         await uvicorn.Server(config).serve()
