@@ -241,7 +241,7 @@ stock-runtime: $(STAMP)
 	$(VENV)/bin/dvc repro demo_world export_base
 	$(PY) -m training.checks.missing_margin_check bundles/base data/demo/valid.jsonl \
 		--margins 0 0.2 0.4 0.6 --cosine-margins none 0.05 0.1 --max-missing 2 4 \
-		--menus stock --named-within 0.03 \
+		--menus stock --named-within 0.03 --operation-rule \
 		--stock-out serving/stages/data/stock_runtime.json \
 		--metrics metrics/no_tool/stock_runtime.json
 

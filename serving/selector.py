@@ -66,7 +66,13 @@ from serving.stages.abstain import (
 from serving.stages.disclose import disclose_discovery, disclose_selection
 from serving.stages.filters import HardFilter
 from serving.stages.intent import PAIR_TOP, STOCK_SIGNALS, IntentScorer, intent_scorer
-from serving.stages.menu_policy import MenuBars, MenuPolicy, is_exact, withhold_writes
+from serving.stages.menu_policy import (
+    MenuBars,
+    MenuPolicy,
+    is_exact,
+    other_operation,
+    withhold_writes,
+)
 from serving.stages.missing_access import (
     MissingAccess,
     close_enough,
@@ -679,7 +685,10 @@ class Selector(CallFacade):
         abstention = no_tool_reason(step.p_served, lacking) if abstain else None
         cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
                        abstain=abstain, keep_best=self.menu_policy.no_tool is not None,
-                       caution_bar=p.caution_bar, no_writes=bool(lacking))
+                       caution_bar=p.caution_bar, no_writes=bool(lacking),
+                       other_operations=frozenset(
+                           c.tool_id for c in ranked if p.write_needs_operation
+                           and other_operation(subgoal, self.cards[c.tool_id])))
         sel = run_stages(sel, [("menu", cut)])
         if abstention is None and not sel.candidates:
             abstention = EMPTY_MENU

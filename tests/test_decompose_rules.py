@@ -400,3 +400,39 @@ def test_a_context_sentence_lends_its_names_not_its_object_nouns() -> None:
     (found,) = RuleDecomposer(vocab).decompose(
         "The checkout-service deploy failed last night. Find what changed.")
     assert found.text == "Find what changed (checkout-service)"
+
+
+def test_a_name_inside_a_path_is_a_value_not_a_named_product(
+    product_rules: RuleDecomposer,
+) -> None:
+    (only,) = product_rules.decompose("update the secret at secret/payments/stripe")
+    assert only.named_access == ()
+    (named,) = product_rules.decompose("refund charge ch_123 in Stripe")
+    assert named.named_access == ("stripe",)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "operations", "mutation"),
+    [
+        # what the spaces allow, not what to do
+        ("list the folders I can edit", ("list",), False),
+        ("can you edit the folder Q4", ("update",), True),
+        # "run a query" reads; "run" alone triggers
+        ("run a query for the folders created this week", ("query",), False),
+        ("run the nightly build", ("trigger",), True),
+    ],
+)
+def test_a_verb_reads_as_the_step_only_where_it_is_asked_for(
+    product_rules: RuleDecomposer, request_text: str, operations: tuple[str, ...],
+    mutation: bool,
+) -> None:
+    (only,) = product_rules.decompose(request_text)
+    assert only.operations == operations and only.mutation is mutation
+
+
+def test_a_product_name_holds_no_verb() -> None:
+    vocab = DecomposerVocabulary.from_cards(
+        [*CARDS, card("newrelic.getMonitor", ["get:monitor"], ["monitor"], "newrelic", R)])
+    (only,) = RuleDecomposer(vocab).decompose("New Relic: show me the disk usage monitor")
+    assert only.operations == ("get",) and not only.mutation
+    assert only.named_access == ("newrelic",)

@@ -116,3 +116,14 @@ def test_toolsift_serve_runs_on_the_cold_bundle(cold):
             assert "notes.broken_tool" not in {t.name for t in (await client.list_tools()).tools}
 
     anyio.run(scenario)
+
+
+@pytest.mark.parametrize("request_text", [
+    "book a flight to Paris for next Tuesday",  # no travel product anywhere
+    "restart the payments deployment",  # Kubernetes exists, but is not connected
+])
+def test_the_first_bundle_offers_no_write_for_what_the_session_lacks(cold, request_text):
+    selector = Selector.from_bundle(cold["out"])
+    found = selector.discover(request_text, {"connections": ["github", "slack", "stripe"]})
+    offered = [t for s in found.steps for t in s.menu_ids]
+    assert not [t for t in offered if selector.cards[t].risk in WRITE_RISKS], offered

@@ -28,12 +28,14 @@ from serving.stages.menu_policy import (
     MenuBars,
     MenuPolicy,
     cut_menu,
+    other_operation,
     withhold_writes,
 )
 from serving.stages.missing_access import (
     closer_than_session,
     closest_cosine,
     missing_access,
+    unconnected_products,
 )
 from serving.stages.rerank import RerankStage
 from training.evaluation.variants import ModelCache, Variant, variant_selector
@@ -107,6 +109,36 @@ def test_a_write_needs_a_share_of_the_steps_best_and_none_joins_an_unconnected_s
     assert MenuBars(write_relative=0.25).to_dict()["write_relative"] == 0.25
     assert "write_relative" not in MenuBars().to_dict()  # older bundles read the same
     assert MenuBars(0.1, 0.2, 0.3, 0.9).mass == 0.9  # the tuning grid builds them by position
+
+
+def test_a_write_that_does_something_else_than_the_step_asks_leaves_the_menu(cards):
+    def step(*operations):
+        return Subgoal("step", operations=operations)
+
+    refund = cards["stripe.refund_payment"]  # refund:payment
+    assert other_operation(step("restart"), refund)  # run against refund
+    assert not other_operation(step("refund"), refund)
+    # create and update are one family: "set up a PR" reads as update, the tool creates
+    assert not other_operation(step("update"), cards["github.create_pull_request"])
+    assert not other_operation(step(), refund)  # no operation read: no evidence
+    assert not other_operation(step("list", "restart"), cards["github.list_commits"])  # a read
+    ranked = [_c("stripe.refund_payment", 0.9), _c("github.list_commits", 0.6),
+              _c("github.create_pull_request", 0.1, exact=1.0)]
+    menu, dropped = cut_menu(ranked, cards, MenuBars(), size=8, keep_best=True,
+                             other_operations={"stripe.refund_payment",
+                                               "github.create_pull_request"})
+    # the best is not kept for being best; a tool named exactly stays
+    assert [c.tool_id for c in menu] == ["github.list_commits", "github.create_pull_request"]
+    assert dropped == [("stripe.refund_payment", "rerank:other_operation")]
+
+
+def test_a_product_named_while_its_family_is_connected_is_not_lacked():
+    step = Subgoal("set the assignee on the old Jira", named_access=("jira",))
+    distinctive = {"jira", "jira_legacy", "slack"}
+    legacy = SessionContext.from_dict({"connections": ["jira_legacy", "slack"]})
+    assert unconnected_products(step, distinctive, legacy) == []
+    other = SessionContext.from_dict({"connections": ["slack"]})
+    assert unconnected_products(step, distinctive, other) == ["jira"]
 
 
 def test_a_better_tool_outside_the_session_withholds_the_writes_of_the_menu(cards):

@@ -215,6 +215,26 @@ def is_statement(text: str) -> bool:
     return False
 
 
+def in_path(text: str, start: int, end: int) -> bool:
+    """`text[start:end]` is a component of a path or key ("secret/payments/stripe",
+    "stripe/webhooks"): a slash touches it."""
+    return (start > 0 and text[start - 1] == "/") or (end < len(text) and text[end] == "/")
+
+
+_WORDS_BEFORE_RE = re.compile(r"[\w'’]+|[^\w\s]")
+RELATIVE_MODALS = frozenset("can could may might".split())
+
+
+def in_relative_clause(text: str, pos: int) -> bool:
+    """The verb at `pos` follows a noun, a subject and a modal ("spaces I can edit",
+    "repos we could archive"): it says what the noun allows, not what to do. "can you
+    edit" and "I can't log in" keep their verb."""
+    words = _WORDS_BEFORE_RE.findall(text, max(0, pos - 60), pos)[-3:]
+    return (len(words) == 3 and words[2] in RELATIVE_MODALS and words[1] in ("i", "we")
+            and words[0][0].isalnum() and not is_lead_in(words[0])
+            and words[0] not in MODALS and words[0] not in STOPWORDS)
+
+
 def token_spans(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
     """(start, end, lowercase token) for every token of `text[start:end]`."""
     return [

@@ -26,6 +26,8 @@ from serving.decompose.clauses import (
     clause_text,
     elaborates,
     has_content,
+    in_path,
+    in_relative_clause,
     is_bare,
     is_chatter,
     is_lead_in,
@@ -462,8 +464,10 @@ class RuleDecomposer:
         ]
         found = self._connections.find(request, start, end)
         access = [(pos, name) for pos, _, name in found]
-        # a quoted name is a value ("news about 'AWS outage'"), not where the step acts
-        named = [name for pos, stop, name in found if masked[pos:stop] == request[pos:stop]]
+        # a quoted name is a value ("news about 'AWS outage'"), and so is a name inside a
+        # path ("secret/payments/stripe"): neither is where the step acts
+        named = [name for pos, stop, name in found
+                 if masked[pos:stop] == request[pos:stop] and not in_path(request, pos, stop)]
         operations: list[str] = []
         for verb in verbs:
             if verb.operation == "_tool":
@@ -523,6 +527,9 @@ class RuleDecomposer:
             pos - start: stop - start
             for pos, stop, _ in self._entities.find(request, start, end)
         }
+        # a product's name holds no verb: "New Relic" creates nothing
+        names = [(pos - start, stop - start)
+                 for pos, stop, _ in self._connections.find(request, start, end)]
         counted: list[Verb] = []
         for verb in claimed:
             prev = prev_token(text, verb.start)
@@ -537,6 +544,11 @@ class RuleDecomposer:
                 ok = following[0] != "to"  # "I need to restart it": "restart" is the step
             if ok and entity_starts.get(verb.start, verb.end) > verb.end:
                 ok = False  # the verb opens a known entity name ("merge requests")
+            if ok and any(p <= verb.start and verb.end <= q and q - p > verb.end - verb.start
+                          for p, q in names):
+                ok = False
+            if ok and in_relative_clause(text, verb.start):
+                ok = False  # "spaces I can edit": what the spaces allow, not the step
             if ok and any(t.start == next_start(text, verb.end) for t in tools):
                 ok = False  # "run github.list_commits": the tool says what happens
             if ok and counted and not verb.wh:

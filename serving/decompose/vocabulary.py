@@ -23,6 +23,7 @@ CONNECTION_ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
     ("kubernetes", "k8s", "kube", "kubectl"),
     ("postgres", "postgresql", "psql"),
     ("pagerduty", "pager duty"),
+    ("newrelic", "new relic"),
     ("google_drive", "gdrive", "google drive"),
     ("gcp", "google cloud"),
     ("gcs", "google cloud storage"),  # longer than "google cloud": the longest match wins

@@ -60,6 +60,10 @@ class RuntimeParams:
     # (unless named exactly): the tools that fit lie outside the session, and a write of
     # the next-best product acts in the wrong place (False: bundles from before this knob)
     missing_withholds_writes: bool = False
+    # a write joins a menu only where its operation's family is the step's, when both are
+    # known (`serving.stages.menu_policy.other_operation`): a first bundle's relevance has
+    # no history to tell "restart the payments deployment" from a refund of a payment
+    write_needs_operation: bool = False
     # ... only where a tool the line names is this much closer to the step, by the
     # retriever's cosine, than the closest tool the session has: withholding a write needs
     # stronger evidence than naming a connection, which calls nothing (None: wherever the

@@ -11,13 +11,14 @@ the bundle carries the file as `menus.json`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from serving.model.schema import ToolCard
-from serving.model.selection import Candidate
+from serving.model.selection import Candidate, Subgoal
+from serving.model.vocab import WRITE_FAMILIES, parse_capability
 from serving.stages.abstain import NoToolModel
 
 MENU_POLICY_FILE = "menus.json"
@@ -73,6 +74,7 @@ def cut_menu(
     keep_best: bool = False,
     caution_bar: float = 0.0,
     no_writes: bool = False,
+    other_operations: Collection[str] = frozenset(),
 ) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """The menu (at most `size`, in `ranked`'s order) and every other candidate with its
     reason, in `ranked`'s order: `rerank:below_bar` (its risk's bar), `rerank:below_relative`
@@ -93,14 +95,16 @@ def cut_menu(
     A write or destructive tool also leaves below `bars.write_relative` of the best
     (`rerank:write_below_relative`), and every one leaves when `no_writes`
     (`rerank:unconnected_product`: the step names a product the session is not connected
-    to, so a write of another product would act in the wrong place), unless named exactly."""
+    to, so a write of another product would act in the wrong place), unless named exactly;
+    so does every one in `other_operations` (`rerank:other_operation`: it does something
+    else than the step asks, `other_operation`)."""
     best = max((c.score for c in ranked), default=0.0)
 
     def held_back(c: Candidate) -> bool:
         return bool(cards[c.tool_id].cautions) and c.score < caution_bar and not is_exact(c)
 
     def barred_write(c: Candidate) -> bool:
-        return no_writes and unnamed_write(c, cards)
+        return (no_writes or c.tool_id in other_operations) and unnamed_write(c, cards)
 
     first = (ranked[0].tool_id if keep_best and ranked and not held_back(ranked[0])
              and not barred_write(ranked[0]) else None)
@@ -123,7 +127,8 @@ def cut_menu(
             reasons[c.tool_id] = "rerank:other_product"
             continue
         elif barred_write(c):
-            reasons[c.tool_id] = "rerank:unconnected_product"
+            reasons[c.tool_id] = ("rerank:unconnected_product" if no_writes
+                                  else "rerank:other_operation")
             continue
         elif c.score < bars.bar(cards[c.tool_id]):
             reasons[c.tool_id] = "rerank:below_bar"
@@ -190,6 +195,18 @@ def withhold_writes(
         else:
             kept.append(c)
     return kept, withheld
+
+
+def other_operation(subgoal: Subgoal, card: ToolCard) -> bool:
+    """A write that does something else than the step asks: both name a mutating
+    operation and no family (`WRITE_FAMILIES`) is shared ("restart the payments
+    deployment" against `refund:payment`). Unknown on either side is no evidence."""
+    if card.risk not in WRITE_RISKS:
+        return False
+    asked = {WRITE_FAMILIES[o] for o in subgoal.operations if o in WRITE_FAMILIES}
+    does = {WRITE_FAMILIES[op] for op, _ in map(parse_capability, card.capabilities)
+            if op in WRITE_FAMILIES}
+    return bool(asked) and bool(does) and not asked & does
 
 
 def unnamed_write(c: Candidate, cards: Mapping[str, ToolCard]) -> bool:

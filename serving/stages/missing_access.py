@@ -82,10 +82,19 @@ def closer_than_session(
 def unconnected_products(
     subgoal: Subgoal, distinctive: Collection[str], ctx: SessionContext
 ) -> list[str]:
-    """The distinctive products the step's own words name that the session lacks."""
+    """The distinctive products the step's own words name that the session lacks. A
+    product whose family the session has is not lacked: "the old Jira" names jira, and a
+    session connected to jira_legacy may mean its own (the family shares the name)."""
     if not ctx.restrict_connections:
         return []
-    return [a for a in subgoal.named_access if a in distinctive and a not in ctx.connections]
+    return [a for a in subgoal.named_access if a in distinctive and a not in ctx.connections
+            and not any(same_family(a, c) for c in ctx.connections)]
+
+
+def same_family(one: str, other: str) -> bool:
+    """Two connections of one product family: one's name is the other's plus a suffix
+    (jira, jira_legacy)."""
+    return one != other and (one.startswith(other + "_") or other.startswith(one + "_"))
 
 
 def missing_access(

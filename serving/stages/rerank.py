@@ -346,6 +346,7 @@ class CutStage:
     keep_best: bool = False  # the no-tool decision said "served": the best stays
     caution_bar: float = 0.0  # relevance a card with lint cautions needs (`cut_menu`)
     no_writes: bool = False  # the step names a product the session lacks (`cut_menu`)
+    other_operations: Collection[str] = frozenset()  # writes that do something else
 
     def __call__(self, sel: Selection) -> Selection:
         if self.abstain:
@@ -353,7 +354,8 @@ class CutStage:
             return replace(sel, candidates=(), dropped=tuple(sel.dropped) + gone)
         kept, cut = cut_menu(sel.candidates, self.cards, self.bars, size=self.size,
                              keep_best=self.keep_best, caution_bar=self.caution_bar,
-                             no_writes=self.no_writes)
+                             no_writes=self.no_writes,
+                             other_operations=self.other_operations)
         kept = break_ties(kept, self.cards, margin=self.tie_margin)
         return replace(sel, candidates=tuple(kept), dropped=tuple(sel.dropped) + tuple(cut))
 

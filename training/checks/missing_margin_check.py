@@ -4,7 +4,7 @@
         [--cosine-margins none 0 0.02 0.05] [--n 300] [--seed 7] [--max-missing 2]
         [--min-named 0.9] [--metrics OUT]
         [--menus stock|FILE] [--named-within 0.03] [--r-menu-within 0.015]
-        [--stock-out serving/stages/data/stock_runtime.json]
+        [--operation-rule] [--stock-out serving/stages/data/stock_runtime.json]
 
 `--menus stock` judges a stock bundle (`export_base`) as `bundle from-servers` ships it,
 with the package's stock menu policy; `--stock-out` writes the knobs chosen for it (the
@@ -30,6 +30,9 @@ served for real at the chosen row with each `runtime.missing_withhold_cosine_mar
 (withhold only where a named tool is that much closer to the step than the session's
 closest, `none`: wherever a line names something), and the margin kept is the one whose
 slice offers a write least often within that R_menu cost (the larger margin on a tie).
+With `--operation-rule`, the chosen row is served once more with
+`runtime.write_needs_operation` (a write joins a menu only where its operation's family
+is the step's) and the rule kept where it costs at most `--r-menu-within` of that R_menu.
 """
 
 from __future__ import annotations
@@ -67,6 +70,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--withhold-cosine-margins", nargs="+", type=cosine_margin,
                         help="runtime.missing_withhold_cosine_margin values to serve the write "
                         "rule with at the chosen row (none: wherever a line names something)")
+    parser.add_argument("--operation-rule", action="store_true",
+                        help="also measure runtime.write_needs_operation on the chosen row "
+                        "(kept within --r-menu-within)")
     parser.add_argument("--stock-out", help="write the chosen knobs here as the stock runtime")
     parser.add_argument("--missing-access-below", type=float,
                         help="look up what the session lacks below this best relevance "
@@ -146,6 +152,23 @@ def main(argv: Sequence[str] | None = None) -> None:
                                within=args.r_menu_within)
         withhold = best is not None
         withhold_margin = None if best is None else best["withhold_cosine_margin"]
+    # then the operation rule (`runtime.write_needs_operation`) on top of what was chosen:
+    # kept where the own-session R_menu stays within --r-menu-within of it off
+    operation_rows = []
+    if args.operation_rule:
+        for on in (False, True):
+            served = serve(
+                missing_margin=chosen["margin"], max_missing=chosen["max_missing"],
+                missing_cosine_margin=chosen["cosine_margin"],
+                missing_withholds_writes=withhold, missing_withhold_cosine_margin=withhold_margin,
+                write_needs_operation=on,
+            )
+            operation_rows.append({"write_needs_operation": on,
+                                   **write_rule_served(served, cases)})
+            print(json.dumps(operation_rows[-1]))
+    needs_operation = bool(operation_rows) and (
+        operation_rows[1]["own_r_menu"]
+        >= operation_rows[0]["own_r_menu"] - args.r_menu_within - 1e-12)
     print(json.dumps({"chosen_margin": chosen["margin"],
                       "chosen_cosine_margin": chosen.get("cosine_margin"),
                       "chosen_max_missing": chosen.get("max_missing"),
@@ -156,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             {"chosen": chosen["margin"], "chosen_cosine_margin": chosen.get("cosine_margin"),
              "chosen_max_missing": chosen.get("max_missing"), "withhold_writes": withhold,
              "withhold_cosine_margin": withhold_margin, "withhold_rows": withhold_rows,
+             "write_needs_operation": needs_operation, "operation_rows": operation_rows,
              "rows": rows},
             indent=1) + "\n")
     if args.stock_out:
@@ -163,7 +187,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                    "missing_margin": chosen["margin"], "max_missing": chosen["max_missing"],
                    "missing_cosine_margin": chosen.get("cosine_margin"),
                    "missing_withholds_writes": withhold,
-                   "missing_withhold_cosine_margin": withhold_margin}
+                   "missing_withhold_cosine_margin": withhold_margin,
+                   "write_needs_operation": needs_operation}
         Path(args.stock_out).write_text(json.dumps({
             "runtime": runtime,
             "chosen_on": {"bundle": str(args.bundle), "valid": str(args.valid), "n": args.n,
