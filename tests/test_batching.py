@@ -162,7 +162,7 @@ def test_batching_is_a_gateway_setting():
     no_wait = batch_settings(parse_config({"mcpServers": servers, "gateway": {
         "encoder_batch_window_ms": 0}}))
     assert no_wait.enabled and no_wait.window_s == 0
-    assert default_config.params.http_responses == "sse"  # a stream: a write can ask
+    assert default_config.params.http_responses == "auto"  # a stream where a write asks
     for bad in ({"encoder_batch": 0}, {"encoder_batch_window_ms": -1},
                 {"discovery_workers": 0}, {"http_responses": "xml"}):
         with pytest.raises(ConfigError, match=f"gateway.{next(iter(bad))}"):

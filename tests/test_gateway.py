@@ -218,6 +218,22 @@ async def names(client: Client) -> list[str]:
 # --- over streamable HTTP ------------------------------------------------------------------
 
 
+def test_requests_are_answered_with_json_only_where_no_call_can_ask_its_user():
+    from serving.calls.policy import RiskPolicy
+    from serving.gateway.server import json_responses
+
+    asks = RiskPolicy.from_dict(None)  # writes confirm by default
+    never = RiskPolicy.from_dict({"by_risk": {"write": "allow", "destructive": "deny"}})
+    one_tool = RiskPolicy.from_dict({"by_risk": {"write": "allow"},
+                                     "by_tool": {"stripe.refund_payment": "confirm"}})
+    assert asks.may_confirm() and one_tool.may_confirm() and not never.may_confirm()
+    assert json_responses("auto", never)
+    assert not json_responses("auto", asks) and not json_responses("auto", one_tool)
+    assert not json_responses("auto", None)  # no selector yet: keep the stream
+    assert json_responses("json", asks) and not json_responses("sse", never)
+
+
+
 def test_search_makes_tools_callable_and_the_list_stays_within_the_active_set(http_gateway):
     async def scenario():
         async with Client(http_gateway["url"]) as client:

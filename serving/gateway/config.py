@@ -8,7 +8,7 @@ timeouts, the session's context and the active-set knobs.
    "search": {"url": "http://127.0.0.1:9000/mcp"}},
  "session": {"connections": ["github"], "scopes": ["repo:read"], "env": "prod"},
  "gateway": {"active_set_size": 12, "active_ttl_s": 900, "search_limit": 8,
-             "http_responses": "sse"},
+             "http_responses": "auto"},
  "policy": {"by_risk": {"destructive": "deny"}, "denylist": ["github.delete_repo"]}}
 ```
 `session.connections` may name the catalog's connections or its servers (a server stands
@@ -45,7 +45,7 @@ SESSION_KEYS = ("connections", "scopes", "env")
 TOP_KEYS = ("mcpServers", "session", "gateway", "policy", "runtime")
 # gateway knobs where 0 means something: no wait for company (batch what already waits)
 MAY_BE_ZERO = frozenset({"encoder_batch_window_ms"})
-HTTP_RESPONSES = ("sse", "json")  # `gateway.http_responses`
+HTTP_RESPONSES = ("auto", "sse", "json")  # `gateway.http_responses`
 
 
 class ConfigError(ValueError):
@@ -97,9 +97,10 @@ class GatewayParams:
     encoder_batch: int = 32
     encoder_batch_window_ms: float = 1.0
     # how `--transport http` answers a request: "sse" (a stream per request, which can
-    # carry the confirmation a write asks its user for, MCP elicitation) or "json" (one
+    # carry the confirmation a write asks its user for, MCP elicitation), "json" (one
     # JSON body: less work per search, but a `confirm` write answers `needs_confirmation`)
-    http_responses: str = "sse"
+    # or "auto": json where the risk policy at start never confirms, else sse
+    http_responses: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)

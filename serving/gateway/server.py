@@ -3,8 +3,9 @@
 Built on the SDK's low-level `Server`: tools/list is computed per client (the meta-tools
 plus that client's active set) and `notifications/tools/list_changed` goes out whenever
 that set changes. Confirmation uses form elicitation when the client declared it on a
-handshake-era connection (over HTTP, with `gateway.http_responses` "sse", the default:
-a JSON body cannot carry a request back); otherwise the call answers `needs_confirmation`.
+handshake-era connection (over HTTP, when requests are answered on streams: a JSON body
+cannot carry a request back, `json_responses`); otherwise the call answers
+`needs_confirmation`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from serving.bundle.files import Bundle, load_bundle
 from serving.bundle.release import ReleaseFollower, is_pointer
 from serving.calls.gate import SEARCH_TOOLS_NAME
+from serving.calls.policy import RiskPolicy
 from serving.calls.tracelog import TraceWriter, process_trace_path
 from serving.catalog.approvals import Ledger, load_ledger
 from serving.gateway.admission import default_workers
@@ -279,6 +281,16 @@ def build_server(gateway: Gateway) -> Server[Any]:
 
 
 
+def json_responses(mode: str, policy: RiskPolicy | None) -> bool:
+    """Whether HTTP requests are answered with one JSON body (`gateway.http_responses`):
+    "auto" only where the policy the gateway starts with never confirms, since a stream
+    is what carries the question to the user. A release that later brings a `confirm`
+    gets `needs_confirmation` answers (nothing runs unapproved) until a restart."""
+    if mode == "auto":
+        return policy is not None and not policy.may_confirm()
+    return mode == "json"
+
+
 async def serve_stdio(opts: ServeOptions) -> None:
     from mcp.server.stdio import stdio_server
 
@@ -303,8 +315,10 @@ async def serve_http(opts: ServeOptions, *, host: str = "127.0.0.1", port: int =
     async with app.running():
         server = app.mcp_server()
         # GET /stats: counts only (no request text); a load balancer's health check too
+        selector = app.gateway.selector
         starlette = server.streamable_http_app(
-            host=host, json_response=opts.config.params.http_responses == "json",
+            host=host, json_response=json_responses(
+                opts.config.params.http_responses, selector.policy if selector else None),
             custom_starlette_routes=[Route("/stats", stats, methods=["GET"])])
         config = uvicorn.Config(starlette, host=host, port=port, log_level="warning")
         await uvicorn.Server(config).serve()
