@@ -407,8 +407,12 @@ def test_a_name_inside_a_path_is_a_value_not_a_named_product(
 ) -> None:
     (only,) = product_rules.decompose("update the secret at secret/payments/stripe")
     assert only.named_access == ()
+    (first,) = product_rules.decompose("upload stripe/exports/2026-11.csv to the bucket")
+    assert first.named_access == ()  # a lowercase path goes on after it
     (named,) = product_rules.decompose("refund charge ch_123 in Stripe")
     assert named.named_access == ("stripe",)
+    (alternatives,) = product_rules.decompose("refund charge ch_123 with the Stripe/Adyen API")
+    assert alternatives.named_access == ("stripe",)
 
 
 @pytest.mark.parametrize(

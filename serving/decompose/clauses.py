@@ -215,10 +215,14 @@ def is_statement(text: str) -> bool:
     return False
 
 
+_PATH_GOES_ON_RE = re.compile(r"/[a-z0-9._\-]")
+
+
 def in_path(text: str, start: int, end: int) -> bool:
-    """`text[start:end]` is a component of a path or key ("secret/payments/stripe",
-    "stripe/webhooks"): a slash touches it."""
-    return (start > 0 and text[start - 1] == "/") or (end < len(text) and text[end] == "/")
+    """`text[start:end]` is a component of a path or key: a slash comes right before it
+    ("secret/payments/stripe") or a lowercase path goes on after it ("logs/app.log",
+    ".github/workflows"). "Email Verifier/Validator API" still names its product."""
+    return (start > 0 and text[start - 1] == "/") or bool(_PATH_GOES_ON_RE.match(text, end))
 
 
 _WORDS_BEFORE_RE = re.compile(r"[\w'’]+|[^\w\s]")
