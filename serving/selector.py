@@ -663,6 +663,14 @@ class Selector(CallFacade):
         return RankedStep(vector, sel, retrieved, filtered, tuple(lacking), signals, p_served,
                           depth, (time.perf_counter() - t) * 1e3, own, pair_tools)
 
+    def _other_operations(self, subgoal: Subgoal, ranked: Sequence[Candidate]) -> frozenset[str]:
+        """The writes among `ranked` that do something else than the step asks, where the
+        runtime withholds them (`write_needs_operation`)."""
+        if not self.params.write_needs_operation:
+            return frozenset()
+        return frozenset(c.tool_id for c in ranked
+                         if other_operation(subgoal, self.cards[c.tool_id]))
+
     def _own_vector(self, subgoal: Subgoal, vector: np.ndarray) -> np.ndarray | None:
         """The step's own stock vector, for a step without a request (None when no pair
         head is at hand)."""
@@ -686,9 +694,7 @@ class Selector(CallFacade):
         cut = CutStage(self.cards, self.menu_bars, p.menu_size, p.tie_margin,
                        abstain=abstain, keep_best=self.menu_policy.no_tool is not None,
                        caution_bar=p.caution_bar, no_writes=bool(lacking),
-                       other_operations=frozenset(
-                           c.tool_id for c in ranked if p.write_needs_operation
-                           and other_operation(subgoal, self.cards[c.tool_id])))
+                       other_operations=self._other_operations(subgoal, ranked))
         sel = run_stages(sel, [("menu", cut)])
         if abstention is None and not sel.candidates:
             abstention = EMPTY_MENU
