@@ -421,6 +421,9 @@ def test_a_name_inside_a_path_is_a_value_not_a_named_product(
         # what the spaces allow, not what to do
         ("list the folders I can edit", ("list",), False),
         ("can you edit the folder Q4", ("update",), True),
+        # "open"/"new" before a bare plural ask which ones; with an article they create
+        ("open folders in the archive", (), False),
+        ("open a folder in the archive", ("create",), True),
         # "run a query" reads; "run" alone triggers
         ("run a query for the folders created this week", ("query",), False),
         ("run the nightly build", ("trigger",), True),

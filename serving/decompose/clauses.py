@@ -225,6 +225,17 @@ def in_path(text: str, start: int, end: int) -> bool:
     return (start > 0 and text[start - 1] == "/") or bool(_PATH_GOES_ON_RE.match(text, end))
 
 
+NOT_PLURALS = frozenset("its has was yes".split())
+
+
+def is_bare_plural(word: str) -> bool:
+    """A plural noun with no article before it ("leads", "PRs", "exceptions"): a word of
+    letters ending in one "s" ("access", "status", "this" and "its" are not)."""
+    word = word.strip(".,;:!?").lower()
+    return (len(word) >= 3 and word.isalpha() and word.endswith("s")
+            and not word.endswith(("ss", "us", "is")) and word not in NOT_PLURALS)
+
+
 _WORDS_BEFORE_RE = re.compile(r"[\w'’]+|[^\w\s]")
 RELATIVE_MODALS = frozenset("can could may might".split())
 

@@ -29,6 +29,7 @@ from serving.decompose.clauses import (
     in_path,
     in_relative_clause,
     is_bare,
+    is_bare_plural,
     is_chatter,
     is_lead_in,
     is_statement,
@@ -38,6 +39,7 @@ from serving.decompose.clauses import (
     salient_names,
 )
 from serving.decompose.vocabulary import (
+    ADJECTIVE_VERBS,
     BACK_REFERENCES,
     EDIT_VERBS,
     EXTRA_PHRASES,
@@ -549,6 +551,9 @@ class RuleDecomposer:
                 ok = False
             if ok and in_relative_clause(text, verb.start):
                 ok = False  # "spaces I can edit": what the spaces allow, not the step
+            if ok and verb.phrase in ADJECTIVE_VERBS and following and is_bare_plural(
+                    following[0]):
+                ok = False  # "new leads since Monday", "open PRs": which ones, not a create
             if ok and any(t.start == next_start(text, verb.end) for t in tools):
                 ok = False  # "run github.list_commits": the tool says what happens
             if ok and counted and not verb.wh:

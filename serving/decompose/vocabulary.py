@@ -224,6 +224,8 @@ EXTRA_PHRASES: dict[str, str] = {
 }
 # "I need to restart it": the need is not the step, the verb after "to" is.
 INTENT_VERBS = frozenset({"need", "want"})
+# verbs that are adjectives before a bare plural: "new leads", "open PRs" ask which ones
+ADJECTIVE_VERBS = frozenset({"new", "open"})
 # Question forms also count right after another verb ("find what changed").
 WH_WORDS = ("what", "which", "how")
 # Two-word verbs whose particle may come after the object ("roll it back").
