@@ -138,13 +138,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     withhold = (chosen["own_r_menu_if_dropped"]
                 >= chosen["own_r_menu"] - args.r_menu_within - 1e-12)
     withhold_margin, withhold_rows = None, []
+    looked_up = {"missing_margin": chosen["margin"], "max_missing": chosen["max_missing"],
+                 "missing_cosine_margin": chosen["cosine_margin"]}  # the chosen lookup
     if args.withhold_cosine_margins:
         for w in args.withhold_cosine_margins:
-            served = serve(
-                missing_margin=chosen["margin"], max_missing=chosen["max_missing"],
-                missing_cosine_margin=chosen["cosine_margin"],
-                missing_withholds_writes=True, missing_withhold_cosine_margin=w,
-            )
+            served = serve(**looked_up, missing_withholds_writes=True,
+                           missing_withhold_cosine_margin=w)
             withhold_rows.append({"withhold_cosine_margin": w,
                                   **write_rule_served(served, cases)})
             print(json.dumps(withhold_rows[-1]))
@@ -157,12 +156,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     operation_rows = []
     if args.operation_rule:
         for on in (False, True):
-            served = serve(
-                missing_margin=chosen["margin"], max_missing=chosen["max_missing"],
-                missing_cosine_margin=chosen["cosine_margin"],
-                missing_withholds_writes=withhold, missing_withhold_cosine_margin=withhold_margin,
-                write_needs_operation=on,
-            )
+            served = serve(**looked_up, missing_withholds_writes=withhold,
+                           missing_withhold_cosine_margin=withhold_margin,
+                           write_needs_operation=on)
             operation_rows.append({"write_needs_operation": on,
                                    **write_rule_served(served, cases)})
             print(json.dumps(operation_rows[-1]))
