@@ -274,7 +274,8 @@ profile: $(STAMP)
 
 # The gateway under load (after `make demo`): 1, 8, 32 and 64 concurrent MCP sessions over
 # streamable HTTP against the demo backend, 25 searches each; p50/p95/max, searches per
-# second, `busy` answers and errors per level (training/checks/bench_gateway_load.py). A
+# second, `busy` answers and errors per level (training/checks/bench_gateway_load.py), once
+# as shipped (`http_responses: auto`) and once with every request streamed (`sse`). A
 # benchmark, not a test: the machine's load is written beside the numbers.
 .PHONY: bench-gateway
 bench-gateway: $(STAMP)
@@ -282,6 +283,6 @@ bench-gateway: $(STAMP)
 		data/demo/eval.jsonl --levels 1 8 32 64 --calls 25 \
 		--out metrics/bench_gateway_load.json --report reports/bench_gateway_load.md
 	$(PY) -m training.checks.bench_gateway_load $(BENCH_BUNDLE) data/catalog/catalog.jsonl \
-		data/demo/eval.jsonl --levels 1 8 32 64 --calls 25 --gateway 'http_responses="json"' \
-		--out metrics/bench_gateway_load_json.json --report reports/bench_gateway_load_json.md
+		data/demo/eval.jsonl --levels 1 8 32 64 --calls 25 --gateway 'http_responses="sse"' \
+		--out metrics/bench_gateway_load_sse.json --report reports/bench_gateway_load_sse.md
 

@@ -218,20 +218,65 @@ async def names(client: Client) -> list[str]:
 # --- over streamable HTTP ------------------------------------------------------------------
 
 
-def test_requests_are_answered_with_json_only_where_no_call_can_ask_its_user():
-    from serving.calls.policy import RiskPolicy
-    from serving.gateway.server import json_responses
+def test_only_a_call_of_a_tool_behind_the_gateway_is_answered_on_a_stream():
+    from serving.gateway.transport import needs_stream
 
-    asks = RiskPolicy.from_dict(None)  # writes confirm by default
-    never = RiskPolicy.from_dict({"by_risk": {"write": "allow", "destructive": "deny"}})
-    one_tool = RiskPolicy.from_dict({"by_risk": {"write": "allow"},
-                                     "by_tool": {"stripe.refund_payment": "confirm"}})
-    assert asks.may_confirm() and one_tool.may_confirm() and not never.may_confirm()
-    assert json_responses("auto", never)
-    assert not json_responses("auto", asks) and not json_responses("auto", one_tool)
-    assert not json_responses("auto", None)  # no selector yet: keep the stream
-    assert json_responses("json", asks) and not json_responses("sse", never)
+    def call(name):
+        return json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                           "params": {"name": name, "arguments": {}}}).encode()
 
+    assert needs_stream(call("slack.post_message")) and needs_stream(call("k8s.get_pod_logs"))
+    for own in ("search_tools", "describe_tool", "fetch_observation"):
+        assert not needs_stream(call(own))
+    for method in ("initialize", "tools/list", "ping"):
+        assert not needs_stream(json.dumps({"jsonrpc": "2.0", "id": 2, "method": method}).encode())
+    assert needs_stream(b"{not json") and needs_stream(b"[]")  # the SDK answers the error
+
+
+def test_over_http_a_search_gets_one_json_body_and_a_write_asks_its_user(http_gateway, world):
+    """`http_responses: auto` (the default): what cannot ask the user is answered with one
+    JSON body (raw HTTP reads the content type), a call of a downstream tool on a stream,
+    which carries the confirmation a `confirm` write asks for (MCP elicitation)."""
+    import httpx2 as httpx
+
+    asked = []
+
+    async def on_elicit(ctx, params):
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    async def scenario():
+        url = http_gateway["url"]
+        async with httpx.AsyncClient(timeout=120) as raw:
+            head = {"accept": "application/json, text/event-stream"}
+            hello = await raw.post(url, headers=head, json={
+                "jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "raw", "version": "0"}}})
+            head |= {"mcp-session-id": hello.headers["mcp-session-id"],
+                     "mcp-protocol-version": "2025-06-18"}
+            await raw.post(url, headers=head,
+                           json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+            kinds = {}
+            for rid, name, args in ((2, "search_tools", {"query": "post a message on teams"}),
+                                    (3, "teams.post_message", {"channel": "x"})):
+                answer = await raw.post(url, headers=head, json={
+                    "jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                    "params": {"name": name, "arguments": args}})
+                kinds[name] = answer.headers["content-type"]
+        assert kinds["search_tools"].startswith("application/json")
+        assert kinds["teams.post_message"].startswith("text/event-stream")
+
+        async with Client(url, mode="legacy", elicitation_callback=on_elicit,
+                          read_timeout_seconds=120) as client:
+            await client.call_tool("search_tools", {"query": "post a message on teams"})
+            out = reply(await client.call_tool("teams.post_message",
+                                               {"channel": "#ops", "text": "deployed"}))
+            assert out["status"] == "ok", out
+            assert asked and "teams.post_message" in asked[0]
+
+    run(scenario)
+    assert "teams.post_message" in reached(world, "main")
 
 
 def test_search_makes_tools_callable_and_the_list_stays_within_the_active_set(http_gateway):

@@ -133,10 +133,6 @@ class RiskPolicy:
         decision = self.by_risk[risk]
         return PolicyDecision(decision, f"by_risk: {risk} -> {decision.value}")
 
-    def may_confirm(self) -> bool:
-        """Whether some call could need a human's approval (a `confirm` anywhere)."""
-        return Decision.CONFIRM in {*self.by_risk.values(), *self.by_tool.values()}
-
     def unknown_tools(self, catalog_ids: Iterable[str]) -> list[str]:
         """Tool ids the policy names that the catalog lacks (typos, removed tools)."""
         return sorted((set(self.by_tool) | self.denylist) - set(catalog_ids))

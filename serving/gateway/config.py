@@ -99,7 +99,8 @@ class GatewayParams:
     # how `--transport http` answers a request: "sse" (a stream per request, which can
     # carry the confirmation a write asks its user for, MCP elicitation), "json" (one
     # JSON body: less work per search, but a `confirm` write answers `needs_confirmation`)
-    # or "auto": json where the risk policy at start never confirms, else sse
+    # or "auto": a stream for each call of a tool behind the gateway, one JSON body for
+    # everything else (searches, cards, pages, lists: nothing there asks the user)
     http_responses: str = "auto"
 
 

@@ -3,8 +3,8 @@
 Built on the SDK's low-level `Server`: tools/list is computed per client (the meta-tools
 plus that client's active set) and `notifications/tools/list_changed` goes out whenever
 that set changes. Confirmation uses form elicitation when the client declared it on a
-handshake-era connection (over HTTP, when requests are answered on streams: a JSON body
-cannot carry a request back, `json_responses`); otherwise the call answers
+handshake-era connection (over HTTP, when the call is answered on a stream: a JSON body
+cannot carry a request back, see transport.py); otherwise the call answers
 `needs_confirmation`.
 """
 
@@ -28,7 +28,6 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from serving.bundle.files import Bundle, load_bundle
 from serving.bundle.release import ReleaseFollower, is_pointer
 from serving.calls.gate import SEARCH_TOOLS_NAME
-from serving.calls.policy import RiskPolicy
 from serving.calls.tracelog import TraceWriter, process_trace_path
 from serving.catalog.approvals import Ledger, load_ledger
 from serving.gateway.admission import default_workers
@@ -39,6 +38,7 @@ from serving.gateway.handlers import DESCRIBE_TOOL_NAME, FETCH_NAME, Gateway
 from serving.gateway.index import LiveIndex
 from serving.gateway.registry import build_registry
 from serving.gateway.session import SessionState
+from serving.gateway.transport import answer_per_request
 
 log = logging.getLogger(__name__)
 
@@ -281,16 +281,6 @@ def build_server(gateway: Gateway) -> Server[Any]:
 
 
 
-def json_responses(mode: str, policy: RiskPolicy | None) -> bool:
-    """Whether HTTP requests are answered with one JSON body (`gateway.http_responses`):
-    "auto" only where the policy the gateway starts with never confirms, since a stream
-    is what carries the question to the user. A release that later brings a `confirm`
-    gets `needs_confirmation` answers (nothing runs unapproved) until a restart."""
-    if mode == "auto":
-        return policy is not None and not policy.may_confirm()
-    return mode == "json"
-
-
 async def serve_stdio(opts: ServeOptions) -> None:
     from mcp.server.stdio import stdio_server
 
@@ -315,10 +305,11 @@ async def serve_http(opts: ServeOptions, *, host: str = "127.0.0.1", port: int =
     async with app.running():
         server = app.mcp_server()
         # GET /stats: counts only (no request text); a load balancer's health check too
-        selector = app.gateway.selector
+        mode = opts.config.params.http_responses
         starlette = server.streamable_http_app(
-            host=host, json_response=json_responses(
-                opts.config.params.http_responses, selector.policy if selector else None),
+            host=host, json_response=mode == "json",
             custom_starlette_routes=[Route("/stats", stats, methods=["GET"])])
+        if mode == "auto":
+            answer_per_request(server.session_manager)
         config = uvicorn.Config(starlette, host=host, port=port, log_level="warning")
         await uvicorn.Server(config).serve()
