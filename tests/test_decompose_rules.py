@@ -427,6 +427,13 @@ def test_a_name_inside_a_path_is_a_value_not_a_named_product(
         # "run a query" reads; "run" alone triggers
         ("run a query for the folders created this week", ("query",), False),
         ("run the nightly build", ("trigger",), True),
+        # a read of a set lists it; one thing, a name or a thing's parts are read
+        ("pull up all folders in the archive", ("list",), False),
+        ("show me folders in the archive", ("list",), False),
+        ("show me the folder Q4", ("get",), False),
+        ("show me Lucas Martin's folder", ("get",), False),
+        ("show me logs of the failed step", ("get",), False),
+        ("I need numbers for the folder Q4", ("get",), False),
     ],
 )
 def test_a_verb_reads_as_the_step_only_where_it_is_asked_for(

@@ -236,6 +236,28 @@ def is_bare_plural(word: str) -> bool:
             and not word.endswith(("ss", "us", "is")) and word not in NOT_PLURALS)
 
 
+MANY_WORDS = frozenset({"all", "every"})
+OBJECT_PRONOUNS = frozenset({"me", "us"})
+# plurals that name one thing's parts: "logs of the failed step", "details of INC-12"
+ONE_THING_PLURALS = frozenset("logs details settings contents numbers stats news".split())
+
+
+def asks_for_many(after: str) -> bool:
+    """The object after a read verb is a set ("all releases", "every bucket", "artifacts
+    of build 5505", "PRs"): which ones, a list, not one by its id. "me" before it is
+    skipped; a capitalised word is a name ("Lucas Martin's account")."""
+    words = after.split(maxsplit=3)
+    while words and words[0].lower() in OBJECT_PRONOUNS:
+        words = words[1:]
+    if not words:
+        return False
+    word = words[0].strip(".,;:!?")
+    if word.lower() in MANY_WORDS:
+        return True
+    named = len(word) > 1 and word[0].isupper() and word[1].islower()
+    return not named and word.lower() not in ONE_THING_PLURALS and is_bare_plural(word)
+
+
 _WORDS_BEFORE_RE = re.compile(r"[\w'’]+|[^\w\s]")
 RELATIVE_MODALS = frozenset("can could may might".split())
 

@@ -22,6 +22,7 @@ from serving.decompose.clauses import (
     Span,
     Verb,
     after_prefixes,
+    asks_for_many,
     chunks,
     clause_text,
     elaborates,
@@ -559,6 +560,9 @@ class RuleDecomposer:
             if ok and counted and not verb.wh:
                 # right after another verb it is an adjective: "show me open incidents"
                 ok = not _ADJACENT_RE.fullmatch(text[counted[-1].end : verb.start])
+            if (ok and verb.operation == "get" and verb.phrase not in INTENT_VERBS
+                    and asks_for_many(masked[start + verb.end : end])):  # its case
+                verb = Verb(verb.start, verb.end, "list", verb.wh, verb.phrase)
             if ok:
                 counted.append(verb)
         counted = [v for v in counted if v.operation != NO_OPERATION]
