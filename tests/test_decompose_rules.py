@@ -434,6 +434,10 @@ def test_a_name_inside_a_path_is_a_value_not_a_named_product(
         ("show me Lucas Martin's folder", ("get",), False),
         ("show me logs of the failed step", ("get",), False),
         ("I need numbers for the folder Q4", ("get",), False),
+        # everyday verbs for a count, a search and a create
+        ("tally the folders created this week", ("query",), False),
+        ("scan the archive for 'Q4 budget'", ("search",), False),
+        ("set up a folder Q5 in the archive for me", ("create",), True),
     ],
 )
 def test_a_verb_reads_as_the_step_only_where_it_is_asked_for(

@@ -197,7 +197,8 @@ NO_OPERATION = ""
 # the vocabulary ("take", "make", "let"), so without them "take a look" would acknowledge.
 # The last group are requests phrased as a need ("I need the pods of billing-api"): too
 # often nouns or other verbs elsewhere for the shared vocabulary, which the importers
-# also read tool names with ("pull" is git's).
+# also read tool names with ("pull" is git's). The last three are everyday verbs for a
+# count, a search and a create that tool names use otherwise (`scan_project` runs a scan).
 EXTRA_PHRASES: dict[str, str] = {
     "what changed": "list",
     "what's changed": "list",
@@ -221,6 +222,9 @@ EXTRA_PHRASES: dict[str, str] = {
     "need": "get",
     "want": "get",
     "pull": "get",
+    "tally": "query",
+    "scan": "search",
+    "set up": "create",
 }
 # "I need to restart it": the need is not the step, the verb after "to" is.
 INTENT_VERBS = frozenset({"need", "want"})
