@@ -279,8 +279,6 @@ def build_server(gateway: Gateway) -> Server[Any]:
     )
 
 
-
-
 async def serve_stdio(opts: ServeOptions) -> None:
     from mcp.server.stdio import stdio_server
 
@@ -304,8 +302,8 @@ async def serve_http(opts: ServeOptions, *, host: str = "127.0.0.1", port: int =
 
     async with app.running():
         server = app.mcp_server()
+        mode = opts.config.params.http_responses  # auto: JSON or a stream per request
         # GET /stats: counts only (no request text); a load balancer's health check too
-        mode = opts.config.params.http_responses
         starlette = server.streamable_http_app(
             host=host, json_response=mode == "json",
             custom_starlette_routes=[Route("/stats", stats, methods=["GET"])])
