@@ -90,7 +90,8 @@ its menus cut as the ranker's are (`train_ltr`'s dense fallback). A ranker that 
 beat the dense order on its valid groups does not ship: the shipped column then says
 `dense`. The `demo_valid` row is the demo's bundle on its validation requests, phrased
 unlike its traces and its eval (`evaluate_valid`): only end-to-end cells, and its menus
-are in sample (`tune_menus` chose the bars there). A catalog marked held out chose
+are in sample (`tune_menus` chose the bars there), as are three of the decomposer's
+words ("tally", "scan", "set up"). A catalog marked held out chose
 nothing. Caveats
 per catalog are in `../shared/benchmarks/*/README.md`; the findings, in `experiments.md`.
 
