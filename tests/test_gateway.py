@@ -215,6 +215,22 @@ async def names(client: Client) -> list[str]:
     return [t.name for t in (await client.list_tools()).tools]
 
 
+def approver(asked: list[str]):
+    """An elicitation callback that approves every question and keeps its text."""
+    async def on_elicit(ctx, params):
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"approve": True})
+    return on_elicit
+
+
+async def assert_confirmed_write(client: Client, asked: list[str], tool_id: str,
+                                 args: dict) -> None:
+    """`tool_id` ran after the user was asked about it (through `approver`)."""
+    out = reply(await client.call_tool(tool_id, args))
+    assert out["status"] == "ok", out
+    assert asked and tool_id in asked[0]
+
+
 # --- over streamable HTTP ------------------------------------------------------------------
 
 
@@ -241,10 +257,6 @@ def test_over_http_a_search_gets_one_json_body_and_a_write_asks_its_user(http_ga
 
     asked = []
 
-    async def on_elicit(ctx, params):
-        asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"approve": True})
-
     async def scenario():
         url = http_gateway["url"]
         async with httpx.AsyncClient(timeout=120) as raw:
@@ -267,13 +279,11 @@ def test_over_http_a_search_gets_one_json_body_and_a_write_asks_its_user(http_ga
         assert kinds["search_tools"].startswith("application/json")
         assert kinds["teams.post_message"].startswith("text/event-stream")
 
-        async with Client(url, mode="legacy", elicitation_callback=on_elicit,
+        async with Client(url, mode="legacy", elicitation_callback=approver(asked),
                           read_timeout_seconds=120) as client:
             await client.call_tool("search_tools", {"query": "post a message on teams"})
-            out = reply(await client.call_tool("teams.post_message",
-                                               {"channel": "#ops", "text": "deployed"}))
-            assert out["status"] == "ok", out
-            assert asked and "teams.post_message" in asked[0]
+            await assert_confirmed_write(client, asked, "teams.post_message",
+                                         {"channel": "#ops", "text": "deployed"})
 
     run(scenario)
     assert "teams.post_message" in reached(world, "main")
@@ -597,24 +607,19 @@ def test_stdio_session_confirms_a_write_through_elicitation(world):
         if isinstance(message, types.ToolListChangedNotification):
             changed.append(message)
 
-    async def on_elicit(ctx, params):
-        asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"approve": True})
-
     async def scenario():
         params = StdioServerParameters(command=sys.executable, args=serve_args(world, traces),
                                        env=ENV)
         async with Client(params, mode="legacy", message_handler=on_message,
-                          elicitation_callback=on_elicit, read_timeout_seconds=240) as client:
+                          elicitation_callback=approver(asked),
+                          read_timeout_seconds=240) as client:
             await client.call_tool("search_tools", {"query": "tell #payments on slack that "
                                                              "the deploy is done"})
             await anyio.sleep(0.2)
             assert changed, "no tools/list_changed after the active set grew"
             assert "slack.post_message" in await names(client)
-            out = reply(await client.call_tool("slack.post_message",
-                                               {"channel": "#payments", "text": "done"}))
-            assert out["status"] == "ok", out
-            assert asked and "slack.post_message" in asked[0]
+            await assert_confirmed_write(client, asked, "slack.post_message",
+                                         {"channel": "#payments", "text": "done"})
 
     run(scenario)
     assert "slack.post_message" in reached(world, "main")

@@ -118,7 +118,7 @@ def test_a_write_that_does_something_else_than_the_step_asks_leaves_the_menu(car
     refund = cards["stripe.refund_payment"]  # refund:payment
     assert other_operation(step("restart"), refund)  # run against refund
     assert not other_operation(step("refund"), refund)
-    # create and update are one family: "set up a PR" reads as update, the tool creates
+    # create and update are one family: a step read as an update, a tool that creates
     assert not other_operation(step("update"), cards["github.create_pull_request"])
     assert not other_operation(step(), refund)  # no operation read: no evidence
     assert not other_operation(step("list", "restart"), cards["github.list_commits"])  # a read

@@ -561,7 +561,8 @@ class RuleDecomposer:
                 # right after another verb it is an adjective: "show me open incidents"
                 ok = not _ADJACENT_RE.fullmatch(text[counted[-1].end : verb.start])
             if (ok and verb.operation == "get" and verb.phrase not in INTENT_VERBS
-                    and asks_for_many(masked[start + verb.end : end])):  # its case
+                    # `masked` keeps the request's case (a name is capitalised)
+                    and asks_for_many(masked[start + verb.end : end])):
                 verb = Verb(verb.start, verb.end, "list", verb.wh, verb.phrase)
             if ok:
                 counted.append(verb)

@@ -174,8 +174,8 @@ READ_OPERATIONS = frozenset(n for n, op in OPERATIONS.items() if not op.mutates)
 
 
 # The mutating operations by what they do to the world, coarse enough that the
-# decomposer's near misses stay inside one ("set up" a ticket reads as update, the tool
-# says create): a write whose family differs from the step's does something else
+# decomposer's near misses stay inside one (a step read as an update, a tool that
+# creates): a write whose family differs from the step's does something else
 # (`serving.stages.menu_policy.other_operation`). Measured on the demo's validation
 # requests through a stock bundle: 296 of the 309 gold writes whose step and card both
 # name a mutating operation share its family, 957 of 1,449 other writes do.
