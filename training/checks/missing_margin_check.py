@@ -180,9 +180,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             indent=1) + "\n")
     if args.stock_out:
         runtime = {"missing_access_below": selector.params.missing_access_below,
-                   "missing_margin": chosen["margin"], "max_missing": chosen["max_missing"],
-                   "missing_cosine_margin": chosen.get("cosine_margin"),
-                   "missing_withholds_writes": withhold,
+                   **looked_up, "missing_withholds_writes": withhold,
                    "missing_withhold_cosine_margin": withhold_margin,
                    "write_needs_operation": needs_operation}
         Path(args.stock_out).write_text(json.dumps({
